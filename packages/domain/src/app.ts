@@ -1,0 +1,58 @@
+import { ForbiddenError } from "./errors.js";
+import type { Workspace } from "./workspace.js";
+
+/** App modes, with the interface's kind names. */
+export const APP_MODES = {
+  "advanced-chat": "Chatflow",
+  workflow: "Workflow",
+  agent: "Agent",
+  chat: "Chatbot",
+  "agent-chat": "Legacy Agent",
+  completion: "Text Generator",
+} as const;
+export type AppMode = keyof typeof APP_MODES;
+
+export interface App {
+  id: string;
+  workspaceId: string;
+  name: string;
+  mode: AppMode;
+  enableApi: boolean;
+  status: "normal" | "archived";
+}
+
+/** Web app settings of an app; at most one per app. */
+export interface Site {
+  appId: string;
+  title: string;
+  chatColorTheme: string;
+  chatColorThemeInverted: boolean;
+  iconType: "emoji" | "image";
+  icon: string;
+  iconBackground: string;
+  description: string;
+  copyright: string;
+  privacyPolicy: string;
+  inputPlaceholder: string | null;
+  customDisclaimer: string;
+  defaultLanguage: string;
+  showWorkflowSteps: boolean;
+  useIconAsAnswerIcon: boolean;
+}
+
+/** An app serves its API only while it, and its workspace, are in service. */
+export function ensureAppServesApi(app: App | undefined, workspace: Workspace | undefined): App {
+  if (!app || app.status !== "normal" || !app.enableApi) {
+    throw new ForbiddenError("The app's API service has been disabled.");
+  }
+  if (!workspace || workspace.status !== "normal") {
+    throw new ForbiddenError("The workspace of this app is archived.");
+  }
+  return app;
+}
+
+/** Absolute URL of an image icon, under the public files base; null for emoji icons. */
+export function siteIconUrl(site: Site, filesBaseUrl: string): string | null {
+  if (site.iconType !== "image") return null;
+  return `${filesBaseUrl.replace(/\/+$/, "")}/files/${encodeURIComponent(site.icon)}/file-preview`;
+}

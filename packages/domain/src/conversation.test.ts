@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import type { App, AppMode } from "./app.js";
+import { ensureChatApp, ensureVariableUpdate, MAX_VARIABLE_VALUE_BYTES } from "./conversation.js";
+import { InvalidParamError, NotChatAppError } from "./errors.js";
+
+const app = (mode: AppMode): App => ({ id: "a", workspaceId: "w", name: "a", mode, enableApi: true, status: "normal" });
+
+describe("ensureChatApp", () => {
+  it.each<AppMode>(["chat", "agent-chat", "advanced-chat"])("lets %s apps hold conversation variables", (mode) => {
+    expect(() => ensureChatApp(app(mode))).not.toThrow();
+  });
+  it.each<AppMode>(["workflow", "completion", "agent"])("refuses %s apps with not_chat_app", (mode) => {
+    expect(() => ensureChatApp(app(mode))).toThrow(NotChatAppError);
+  });
+});
+
+describe("ensureVariableUpdate", () => {
+  it("requires a non-empty user before anything else", () => {
+    for (const user of [undefined, "", 42, null]) {
+      expect(() => ensureVariableUpdate({ user, value: undefined })).toThrow(
+        expect.objectContaining({ code: "invalid_param", field: "user" }),
+      );
+    }
+  });
+
+  it("requires a value, but accepts null as one (the type rule refuses it later)", () => {
+    expect(() => ensureVariableUpdate({ user: "u", value: undefined })).toThrow(InvalidParamError);
+    expect(ensureVariableUpdate({ user: "u", value: null })).toEqual({ user: "u", value: null });
+  });
+
+  it("refuses values over 200 KB", () => {
+    const big = "x".repeat(MAX_VARIABLE_VALUE_BYTES);
+    expect(() => ensureVariableUpdate({ user: "u", value: big })).toThrow(/too large/);
+    expect(ensureVariableUpdate({ user: "u", value: big.slice(2) }).value).toHaveLength(MAX_VARIABLE_VALUE_BYTES - 2);
+  });
+});

@@ -1,0 +1,54 @@
+import { InvalidParamError, NotChatAppError } from "./errors.js";
+import type { App } from "./app.js";
+import type { VariableType } from "./variable-type.js";
+
+/** Someone using an app, known by the `user` string the calling application chose. */
+export interface EndUser {
+  id: string;
+  appId: string;
+  /** The `user` string; unique within the app. */
+  sessionId: string;
+}
+
+export interface Conversation {
+  id: string;
+  appId: string;
+  endUserId: string;
+  isDeleted: boolean;
+}
+
+/** A variable of one conversation. `value` keeps its JSON type. Timestamps are Unix seconds. */
+export interface ConversationVariable {
+  id: string;
+  conversationId: string;
+  name: string;
+  valueType: VariableType;
+  value: unknown;
+  description: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Dify's default limit on a variable's serialized value. */
+export const MAX_VARIABLE_VALUE_BYTES = 200 * 1024;
+
+const CHAT_MODES = new Set(["chat", "agent-chat", "advanced-chat"]);
+
+/** Conversation variables exist only in chat-style apps. */
+export function ensureChatApp(app: App): void {
+  if (!CHAT_MODES.has(app.mode)) throw new NotChatAppError();
+}
+
+/** Guards the update's input, field by field, in the order the reference checks them. */
+export function ensureVariableUpdate(input: { user: unknown; value: unknown }): { user: string; value: unknown } {
+  const { user, value } = input;
+  if (typeof user !== "string" || user.length === 0) {
+    throw new InvalidParamError("user", "user is required and must be a non-empty string.");
+  }
+  if (value === undefined) throw new InvalidParamError("value", "value is required.");
+  const size = new TextEncoder().encode(JSON.stringify(value)).length;
+  if (size > MAX_VARIABLE_VALUE_BYTES) {
+    throw new InvalidParamError("value", `value is too large: ${size} bytes, at most ${MAX_VARIABLE_VALUE_BYTES}.`);
+  }
+  return { user, value };
+}

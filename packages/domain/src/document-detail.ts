@@ -1,0 +1,77 @@
+import type { Dataset, ProcessRule } from "./dataset.js";
+import { displayStatus, type DisplayStatus } from "./display-status.js";
+import { averageChunkLength, type ChunkStats, type Document, type UploadFile } from "./document.js";
+import { InvalidMetadataError } from "./errors.js";
+import type { MetadataEntry } from "./metadata.js";
+
+export const METADATA_VIEWS = ["all", "only", "without"] as const;
+export type MetadataView = (typeof METADATA_VIEWS)[number];
+
+/** Reads the `metadata` query value: absent means `all`; anything else but the three names fails. */
+export function parseMetadataView(value: string | undefined): MetadataView {
+  if (value === undefined) return "all";
+  if ((METADATA_VIEWS as readonly string[]).includes(value)) return value as MetadataView;
+  throw new InvalidMetadataError(value);
+}
+
+/** Everything Get Document can show of a document. */
+export interface DocumentDetail
+  extends Omit<Document, "datasetId" | "uploadFileId" | "processRule" | "isPaused" | "wordCount"> {
+  uploadFile: UploadFile | undefined;
+  processRuleId: string;
+  datasetProcessRule: ProcessRule | undefined;
+  documentProcessRule: ProcessRule;
+  displayStatus: DisplayStatus | null;
+  hitCount: number;
+  segmentCount: number;
+  averageSegmentLength: number;
+  docMetadata: MetadataEntry[];
+}
+
+export type DocumentMetadataOnly = Pick<DocumentDetail, "id" | "docType" | "docMetadata">;
+export type DocumentWithoutMetadata = Omit<DocumentDetail, "docMetadata">;
+
+/** The document in one of the three views. */
+export type DocumentView =
+  | { view: "all"; document: DocumentDetail }
+  | { view: "only"; document: DocumentMetadataOnly }
+  | { view: "without"; document: DocumentWithoutMetadata };
+
+export interface DocumentFacts {
+  document: Document;
+  dataset: Dataset;
+  uploadFile: UploadFile | undefined;
+  chunks: ChunkStats;
+  metadata: MetadataEntry[];
+}
+
+/** Assembles the full detail of a document from what the store holds. */
+export function documentDetail({ document, dataset, uploadFile, chunks, metadata }: DocumentFacts): DocumentDetail {
+  const { datasetId, uploadFileId, processRule, isPaused, wordCount, ...shown } = document;
+  return {
+    ...shown,
+    uploadFile,
+    processRuleId: processRule.id,
+    datasetProcessRule: dataset.processRule,
+    documentProcessRule: processRule,
+    displayStatus: displayStatus(document),
+    hitCount: chunks.hitCount,
+    segmentCount: chunks.count,
+    averageSegmentLength: averageChunkLength(chunks),
+    docMetadata: metadata,
+  };
+}
+
+/** Narrows a detail to the fields a view shows. */
+export function applyMetadataView(detail: DocumentDetail, view: MetadataView): DocumentView {
+  switch (view) {
+    case "only":
+      return { view, document: { id: detail.id, docType: detail.docType, docMetadata: detail.docMetadata } };
+    case "without": {
+      const { docMetadata, ...rest } = detail;
+      return { view, document: rest };
+    }
+    default:
+      return { view, document: detail };
+  }
+}

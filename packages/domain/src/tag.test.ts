@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { eligibleTagIds, type Tag } from "./tag.js";
+
+const tag = (id: string, workspaceId: string, type: Tag["type"] = "knowledge"): Tag => ({
+  id,
+  workspaceId,
+  type,
+  name: id,
+});
+
+describe("eligibleTagIds", () => {
+  const found = [tag("k1", "w1"), tag("k2", "w1"), tag("app", "w1", "app"), tag("foreign", "w2")];
+
+  it("keeps knowledge tags of the workspace in request order", () => {
+    expect(eligibleTagIds(["k2", "k1"], found, "w1")).toEqual(["k2", "k1"]);
+  });
+
+  it("drops unknown, foreign and app tags", () => {
+    expect(eligibleTagIds(["nope", "foreign", "app", "k1"], found, "w1")).toEqual(["k1"]);
+  });
+
+  it("collapses repeated ids", () => {
+    expect(eligibleTagIds(["k1", "k1", "k2", "k1"], found, "w1")).toEqual(["k1", "k2"]);
+  });
+});

@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { describeJsonType, matchVariableType, typeMismatchMessage, VARIABLE_TYPES, type VariableType } from "./variable-type.js";
+
+const remoteFile = { type: "image", transfer_method: "remote_url", url: "https://example.com/a.png" };
+const localFile = { type: "document", transfer_method: "local_file", upload_file_id: "f-1" };
+
+/** One sample of every JSON shape the rule must tell apart. */
+const SAMPLES: Record<string, unknown> = {
+  string: "hello",
+  emptyString: "",
+  integer: 42,
+  float: 1.5,
+  negative: -3,
+  true: true,
+  false: false,
+  null: null,
+  object: { a: 1 },
+  emptyObject: {},
+  remoteFile,
+  localFile,
+  emptyArray: [],
+  strings: ["a", "b"],
+  numbers: [1, 2.5],
+  booleans: [true, false],
+  objects: [{ a: 1 }, {}],
+  files: [remoteFile, localFile],
+  mixed: ["a", 1],
+  nested: [[1], [2]],
+  nulls: [null],
+};
+
+const ACCEPTS: Record<VariableType, string[]> = {
+  string: ["string", "emptyString"],
+  secret: ["string", "emptyString"],
+  number: ["integer", "float", "negative"],
+  boolean: ["true", "false"],
+  object: ["object", "emptyObject", "remoteFile", "localFile"],
+  file: ["remoteFile", "localFile"],
+  "array[any]": ["emptyArray", "strings", "numbers", "booleans", "objects", "files", "mixed", "nested", "nulls"],
+  "array[string]": ["emptyArray", "strings"],
+  "array[number]": ["emptyArray", "numbers"],
+  "array[boolean]": ["emptyArray", "booleans"],
+  "array[object]": ["emptyArray", "objects", "files"],
+  "array[file]": ["emptyArray", "files"],
+};
+
+describe("matchVariableType", () => {
+  for (const type of VARIABLE_TYPES) {
+    for (const [sample, value] of Object.entries(SAMPLES)) {
+      const expected = ACCEPTS[type].includes(sample);
+      it(`${expected ? "accepts" : "rejects"} ${sample} for ${type}`, () => {
+        expect(matchVariableType(type, value).matches).toBe(expected);
+      });
+    }
+  }
+
+  it("does not count booleans as numbers", () => {
+    expect(matchVariableType("number", true)).toEqual({ matches: false, got: "boolean" });
+  });
+
+  it("rejects non-finite numbers", () => {
+    expect(matchVariableType("number", Number.NaN).matches).toBe(false);
+    expect(matchVariableType("number", Number.POSITIVE_INFINITY).matches).toBe(false);
+  });
+
+  it("rejects file objects missing what their transfer method needs", () => {
+    expect(matchVariableType("file", { type: "image", transfer_method: "remote_url" }).matches).toBe(false);
+    expect(matchVariableType("file", { type: "image", transfer_method: "local_file", url: "x" }).matches).toBe(false);
+    expect(matchVariableType("file", { transfer_method: "remote_url", url: "x" }).matches).toBe(false);
+    expect(matchVariableType("file", { type: "image", transfer_method: "tool_file", url: "x" }).matches).toBe(false);
+  });
+
+  it("rejects arrays with one element of the wrong type", () => {
+    expect(matchVariableType("array[number]", [1, "2"])).toEqual({ matches: false, got: "array[any]" });
+  });
+});
+
+describe("describeJsonType", () => {
+  it.each([
+    ["x", "string"],
+    [1, "number"],
+    [false, "boolean"],
+    [null, "null"],
+    [{}, "object"],
+    [["a"], "array[string]"],
+    [[1, 2], "array[number]"],
+    [[true], "array[boolean]"],
+    [[{}], "array[object]"],
+    [[null], "array[null]"],
+    [["a", 1], "array[any]"],
+    [[], "array[any]"],
+    [[[1]], "array[any]"],
+  ])("names %j as %s", (value, expected) => {
+    expect(describeJsonType(value)).toBe(expected);
+  });
+});
+
+describe("typeMismatchMessage", () => {
+  it("reads as Dify's message", () => {
+    expect(typeMismatchMessage("user_preference", "string", "number")).toBe(
+      "Type mismatch: variable 'user_preference' expects string, but got number type",
+    );
+  });
+});

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Runs a command with the project's toolchain: Node 24 (.nvmrc) and pnpm (packageManager).
+# When the machine's Node is older than 22, or pnpm is missing, both come from the npm registry
+# into .toolchain/ (the system's Node is left alone). Then dependencies are installed.
+set -euo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+cd "$root"
+node_version=$(tr -d '[:space:]' < .nvmrc)
+pnpm_version=$(sed -n 's/.*"packageManager": *"pnpm@\([^"]*\)".*/\1/p' package.json)
+
+system_is_enough() {
+  command -v node >/dev/null 2>&1 && command -v pnpm >/dev/null 2>&1 &&
+    [ "$(node -p 'process.versions.node.split(".")[0]')" -ge 22 ] &&
+    [ "$(pnpm --version 2>/dev/null)" = "$pnpm_version" ]
+}
+
+tools="$root/.toolchain"
+if [ -x "$tools/node_modules/.bin/node" ]; then
+  export PATH="$tools/node_modules/.bin:$PATH"
+fi
+if ! system_is_enough; then
+  if [ "$("$tools/node_modules/.bin/node" -v 2>/dev/null)" != "v$node_version" ] ||
+     [ "$("$tools/node_modules/.bin/pnpm" --version 2>/dev/null)" != "$pnpm_version" ]; then
+    echo "toolchain: fetching node@$node_version and pnpm@$pnpm_version into .toolchain/" >&2
+    mkdir -p "$tools"
+    [ -f "$tools/package.json" ] || echo '{"private":true}' > "$tools/package.json"
+    npm install --prefix "$tools" --no-audit --no-fund --loglevel=error \
+      "node@$node_version" "pnpm@$pnpm_version" >&2
+  fi
+  export PATH="$tools/node_modules/.bin:$PATH"
+fi
+
+# Install (or verify) the workspace's dependencies; quick when nothing changed.
+pnpm install --frozen-lockfile --reporter=silent >&2 || pnpm install --frozen-lockfile >&2
+
+exec "$@"
