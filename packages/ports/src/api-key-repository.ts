@@ -1,0 +1,11 @@
+import type { ApiKey } from "@service-api/domain";
+
+/** API keys, held by the hash of their token only. */
+export interface ApiKeyRepository {
+  /** Inserts or replaces the key with this id. Token hashes are unique across all keys. */
+  save(key: ApiKey): Promise<void>;
+  /** The key whose token hashes to `tokenHash`, of either kind. */
+  findByTokenHash(tokenHash: string): Promise<ApiKey | undefined>;
+  /** Sets the key's last use; a missing key is ignored. */
+  recordUse(id: string, at: number): Promise<void>;
+}

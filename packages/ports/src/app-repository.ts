@@ -1,0 +1,11 @@
+import type { App, Site } from "@service-api/domain";
+
+/** Apps and their web app settings (sites). */
+export interface AppRepository {
+  /** Inserts or replaces the app with this id. Its workspace must exist. */
+  save(app: App): Promise<void>;
+  findById(id: string): Promise<App | undefined>;
+  /** Inserts or replaces the app's site: at most one per app. */
+  saveSite(site: Site): Promise<void>;
+  findSite(appId: string): Promise<Site | undefined>;
+}

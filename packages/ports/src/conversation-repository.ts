@@ -1,0 +1,22 @@
+import type { Conversation, ConversationVariable } from "@service-api/domain";
+
+/** Conversations and their variables. */
+export interface ConversationRepository {
+  /** Inserts or replaces the conversation with this id. */
+  save(conversation: Conversation): Promise<void>;
+  /** The app's conversation with this id, whatever its owner or deletion. */
+  findInApp(appId: string, conversationId: string): Promise<Conversation | undefined>;
+  /** Inserts or replaces the variable with this (conversation, id) pair: ids repeat across conversations. */
+  saveVariable(variable: ConversationVariable): Promise<void>;
+  findVariable(conversationId: string, variableId: string): Promise<ConversationVariable | undefined>;
+  /**
+   * Sets the variable's value and `updatedAt` in one atomic write and returns the variable as
+   * stored; absent when there is no such variable. Concurrent updates end with one of the values whole.
+   */
+  updateVariableValue(
+    conversationId: string,
+    variableId: string,
+    value: unknown,
+    updatedAt: number,
+  ): Promise<ConversationVariable | undefined>;
+}

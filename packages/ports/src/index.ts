@@ -1,0 +1,11 @@
+export type * from "./api-key-repository.js";
+export type * from "./app-repository.js";
+export type * from "./conversation-repository.js";
+export type * from "./dataset-repository.js";
+export type * from "./document-repository.js";
+export type * from "./end-user-repository.js";
+export type * from "./metadata-repository.js";
+export type * from "./repositories.js";
+export type * from "./runtime.js";
+export type * from "./tag-repository.js";
+export type * from "./workspace-repository.js";

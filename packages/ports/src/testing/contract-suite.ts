@@ -1,0 +1,23 @@
+import { describeApiKeyRepositoryContract } from "./contracts/api-key-repository.contract.js";
+import { describeAppRepositoryContract } from "./contracts/app-repository.contract.js";
+import { describeConversationRepositoryContract } from "./contracts/conversation-repository.contract.js";
+import { describeDatasetRepositoryContract } from "./contracts/dataset-repository.contract.js";
+import { describeDocumentRepositoryContract } from "./contracts/document-repository.contract.js";
+import { describeEndUserRepositoryContract } from "./contracts/end-user-repository.contract.js";
+import { describeMetadataRepositoryContract } from "./contracts/metadata-repository.contract.js";
+import { describeTagRepositoryContract } from "./contracts/tag-repository.contract.js";
+import type { OpenStore } from "./contracts/use-store.js";
+import { describeWorkspaceRepositoryContract } from "./contracts/workspace-repository.contract.js";
+
+/** Runs every port's contract against one store implementation. Each test gets a fresh, empty store. */
+export function describeStoreContract(openStore: OpenStore): void {
+  describeWorkspaceRepositoryContract(openStore);
+  describeApiKeyRepositoryContract(openStore);
+  describeDatasetRepositoryContract(openStore);
+  describeDocumentRepositoryContract(openStore);
+  describeMetadataRepositoryContract(openStore);
+  describeTagRepositoryContract(openStore);
+  describeAppRepositoryContract(openStore);
+  describeEndUserRepositoryContract(openStore);
+  describeConversationRepositoryContract(openStore);
+}

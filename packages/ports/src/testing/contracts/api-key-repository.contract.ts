@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { anApiKey, anApp, aWorkspace } from "../fixtures.js";
+import { type OpenStore, useStore } from "./use-store.js";
+
+export function describeApiKeyRepositoryContract(openStore: OpenStore): void {
+  describe("ApiKeyRepository contract", () => {
+    const repositories = useStore(openStore);
+
+    async function seed() {
+      const { workspaces, apps } = repositories();
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const app = anApp(workspace.id);
+      await apps.save(app);
+      return { workspace, app };
+    }
+
+    it("finds app and dataset keys by their token hash", async () => {
+      const { apiKeys } = repositories();
+      const { workspace, app } = await seed();
+      const appKey = anApiKey(workspace.id, "hash-app", { kind: "app", appId: app.id });
+      const datasetKey = anApiKey(workspace.id, "hash-ds", { kind: "dataset", appId: null });
+      await apiKeys.save(appKey);
+      await apiKeys.save(datasetKey);
+      expect(await apiKeys.findByTokenHash("hash-app")).toEqual(appKey);
+      expect(await apiKeys.findByTokenHash("hash-ds")).toEqual(datasetKey);
+      expect(await apiKeys.findByTokenHash("hash-unknown")).toBeUndefined();
+    });
+
+    it("refuses a second key with the same token hash", async () => {
+      const { apiKeys } = repositories();
+      const { workspace } = await seed();
+      await apiKeys.save(anApiKey(workspace.id, "same", { kind: "dataset", appId: null }));
+      await expect(apiKeys.save(anApiKey(workspace.id, "same", { kind: "dataset", appId: null }))).rejects.toThrow();
+    });
+
+    it("records the last use of a key", async () => {
+      const { apiKeys } = repositories();
+      const { workspace } = await seed();
+      const key = anApiKey(workspace.id, "hash", { kind: "dataset", appId: null });
+      await apiKeys.save(key);
+      await apiKeys.recordUse(key.id, 1_800_000_000);
+      expect((await apiKeys.findByTokenHash("hash"))?.lastUsedAt).toBe(1_800_000_000);
+      await expect(apiKeys.recordUse("missing", 1)).resolves.toBeUndefined();
+    });
+  });
+}

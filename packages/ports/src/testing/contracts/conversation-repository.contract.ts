@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { aConversation, anApp, anEndUser, aVariable, aWorkspace } from "../fixtures.js";
+import { type OpenStore, useStore } from "./use-store.js";
+
+export function describeConversationRepositoryContract(openStore: OpenStore): void {
+  describe("ConversationRepository contract", () => {
+    const repositories = useStore(openStore);
+
+    async function seed() {
+      const { workspaces, apps, endUsers, conversations } = repositories();
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const [app, other] = [anApp(workspace.id), anApp(workspace.id)];
+      await apps.save(app);
+      await apps.save(other);
+      const endUser = anEndUser(app.id);
+      await endUsers.save(endUser);
+      const conversation = aConversation(app.id, endUser.id);
+      const second = aConversation(app.id, endUser.id, { isDeleted: true });
+      await conversations.save(conversation);
+      await conversations.save(second);
+      return { app, other, conversation, second };
+    }
+
+    it("finds a conversation only in its own app, deleted or not", async () => {
+      const { conversations } = repositories();
+      const { app, other, conversation, second } = await seed();
+      expect(await conversations.findInApp(app.id, conversation.id)).toEqual(conversation);
+      expect(await conversations.findInApp(app.id, second.id)).toEqual(second);
+      expect(await conversations.findInApp(other.id, conversation.id)).toBeUndefined();
+    });
+
+    it("keeps variables per conversation even when ids repeat", async () => {
+      const { conversations } = repositories();
+      const { conversation, second } = await seed();
+      const mine = aVariable(conversation.id, { id: "6f1c2b8e-0000-4000-8000-000000000001", value: "a" });
+      const theirs = { ...mine, conversationId: second.id, value: "b" };
+      await conversations.saveVariable(mine);
+      await conversations.saveVariable(theirs);
+      expect(await conversations.findVariable(conversation.id, mine.id)).toEqual(mine);
+      expect(await conversations.findVariable(second.id, mine.id)).toEqual(theirs);
+    });
+
+    it.each([
+      ["string", "hello"],
+      ["number", 42.5],
+      ["boolean", false],
+      ["object", { a: 1, nested: { b: [true, null] } }],
+      ["array[string]", ["x", "y"]],
+      ["array[any]", []],
+    ] as const)("stores a %s value with its JSON type", async (valueType, value) => {
+      const { conversations } = repositories();
+      const { conversation } = await seed();
+      const variable = aVariable(conversation.id, { valueType, value });
+      await conversations.saveVariable(variable);
+      expect((await conversations.findVariable(conversation.id, variable.id))?.value).toEqual(value);
+    });
+
+    it("updates a value and its time, leaving the rest", async () => {
+      const { conversations } = repositories();
+      const { conversation, second } = await seed();
+      const variable = aVariable(conversation.id, { valueType: "object", value: { a: 1 } });
+      const twin = { ...variable, conversationId: second.id };
+      await conversations.saveVariable(variable);
+      await conversations.saveVariable(twin);
+      const updated = await conversations.updateVariableValue(conversation.id, variable.id, { b: [2] }, 1_800_000_000);
+      const expected = { ...variable, value: { b: [2] }, updatedAt: 1_800_000_000 };
+      expect(updated).toEqual(expected);
+      expect(await conversations.findVariable(conversation.id, variable.id)).toEqual(expected);
+      expect(await conversations.findVariable(second.id, variable.id)).toEqual(twin);
+    });
+
+    it("updates nothing for a missing variable", async () => {
+      const { conversations } = repositories();
+      const { conversation } = await seed();
+      expect(await conversations.updateVariableValue(conversation.id, "missing", 1, 1)).toBeUndefined();
+    });
+
+    it("ends concurrent updates with one of the values, whole", async () => {
+      const { conversations } = repositories();
+      const { conversation } = await seed();
+      const variable = aVariable(conversation.id, { valueType: "array[number]", value: [] });
+      await conversations.saveVariable(variable);
+      const values = Array.from({ length: 10 }, (_, index) => Array.from({ length: 50 }, () => index));
+      await Promise.all(values.map((value, index) => conversations.updateVariableValue(conversation.id, variable.id, value, index)));
+      const stored = await conversations.findVariable(conversation.id, variable.id);
+      expect(values).toContainEqual(stored?.value);
+    });
+  });
+}

@@ -1,0 +1,117 @@
+import { describe, expect, it } from "vitest";
+import { aChunk, aDataset, aDocument, anUploadFile, aWorkspace } from "../fixtures.js";
+import { type OpenStore, useStore } from "./use-store.js";
+
+export function describeDocumentRepositoryContract(openStore: OpenStore): void {
+  describe("DocumentRepository contract", () => {
+    const repositories = useStore(openStore);
+
+    async function seedDataset() {
+      const { workspaces, datasets } = repositories();
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      return { workspace, dataset };
+    }
+
+    it("finds a document with every stored field, only in its own dataset", async () => {
+      const { documents, datasets } = repositories();
+      const { workspace, dataset } = await seedDataset();
+      const other = aDataset(workspace.id);
+      await datasets.save(other);
+      const document = aDocument(dataset.id, {
+        docType: "book",
+        error: "boom",
+        indexingStatus: "error",
+        isPaused: true,
+        enabled: false,
+        disabledAt: 1_700_000_500,
+        disabledBy: "someone",
+        archived: true,
+        completedAt: null,
+        updatedAt: null,
+        indexingLatency: 1.25,
+        summaryIndexStatus: "completed",
+        needSummary: true,
+        dataSourceType: "thirdparty_import",
+        docForm: "qa_model",
+      });
+      await documents.save(document);
+      expect(await documents.findInDataset(dataset.id, document.id)).toEqual(document);
+      expect(await documents.findInDataset(other.id, document.id)).toBeUndefined();
+      expect(await documents.findInDataset(dataset.id, aDocument(dataset.id).id)).toBeUndefined();
+    });
+
+    it("replaces a document saved again, with its new processing rule", async () => {
+      const { documents } = repositories();
+      const { dataset } = await seedDataset();
+      const document = aDocument(dataset.id);
+      await documents.save(document);
+      const changed = { ...document, name: "v2.txt", processRule: { id: "r9", mode: "custom", rules: { x: 1 } } };
+      await documents.save(changed);
+      expect(await documents.findInDataset(dataset.id, document.id)).toEqual(changed);
+    });
+
+    it("finds an uploaded file by id", async () => {
+      const { documents } = repositories();
+      const { workspace } = await seedDataset();
+      const file = anUploadFile("member-1");
+      await documents.saveUploadFile(workspace.id, file);
+      expect(await documents.findUploadFile(file.id)).toEqual(file);
+      expect(await documents.findUploadFile(anUploadFile("x").id)).toBeUndefined();
+    });
+
+    it("sums a document's chunks: count, hits and characters", async () => {
+      const { documents } = repositories();
+      const { dataset } = await seedDataset();
+      const [document, other] = [aDocument(dataset.id), aDocument(dataset.id)];
+      await documents.save(document);
+      await documents.save(other);
+      await documents.saveChunks([
+        aChunk(document.id, { content: "abc", hitCount: 2, position: 1 }),
+        aChunk(document.id, { content: "héllo wörld", hitCount: 5, position: 2 }),
+        aChunk(other.id, { content: "ignored", hitCount: 100 }),
+      ]);
+      expect(await documents.chunkStats(document.id)).toEqual({ count: 2, hitCount: 7, characters: 14 });
+    });
+
+    it("counts characters, not bytes or UTF-16 units", async () => {
+      const { documents } = repositories();
+      const { dataset } = await seedDataset();
+      const document = aDocument(dataset.id);
+      await documents.save(document);
+      await documents.saveChunks([aChunk(document.id, { content: "😀é" })]);
+      expect((await documents.chunkStats(document.id)).characters).toBe(2);
+    });
+
+    it("has zero stats for a document without chunks", async () => {
+      const { documents } = repositories();
+      const { dataset } = await seedDataset();
+      const document = aDocument(dataset.id);
+      await documents.save(document);
+      expect(await documents.chunkStats(document.id)).toEqual({ count: 0, hitCount: 0, characters: 0 });
+    });
+
+    it("replaces a chunk saved again instead of counting it twice", async () => {
+      const { documents } = repositories();
+      const { dataset } = await seedDataset();
+      const document = aDocument(dataset.id);
+      await documents.save(document);
+      const chunk = aChunk(document.id, { content: "ab", hitCount: 1 });
+      await documents.saveChunks([chunk]);
+      await documents.saveChunks([{ ...chunk, content: "abcd", hitCount: 3 }]);
+      expect(await documents.chunkStats(document.id)).toEqual({ count: 1, hitCount: 3, characters: 4 });
+    });
+
+    it("counts the documents of a dataset", async () => {
+      const { documents, datasets } = repositories();
+      const { workspace, dataset } = await seedDataset();
+      const other = aDataset(workspace.id);
+      await datasets.save(other);
+      for (const datasetId of [dataset.id, dataset.id, other.id]) await documents.save(aDocument(datasetId));
+      expect(await documents.countInDataset(dataset.id)).toBe(2);
+      expect(await documents.countInDataset(aDataset(workspace.id).id)).toBe(0);
+    });
+  });
+}

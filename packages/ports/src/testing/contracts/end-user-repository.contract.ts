@@ -1,0 +1,23 @@
+import { describe, expect, it } from "vitest";
+import { anApp, anEndUser, aWorkspace } from "../fixtures.js";
+import { type OpenStore, useStore } from "./use-store.js";
+
+export function describeEndUserRepositoryContract(openStore: OpenStore): void {
+  describe("EndUserRepository contract", () => {
+    const repositories = useStore(openStore);
+
+    it("finds an end user by app and user string, exactly", async () => {
+      const { workspaces, apps, endUsers } = repositories();
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const [app, other] = [anApp(workspace.id), anApp(workspace.id)];
+      await apps.save(app);
+      await apps.save(other);
+      const endUser = anEndUser(app.id, { sessionId: "Alice" });
+      await endUsers.save(endUser);
+      expect(await endUsers.findBySessionId(app.id, "Alice")).toEqual(endUser);
+      expect(await endUsers.findBySessionId(app.id, "alice")).toBeUndefined();
+      expect(await endUsers.findBySessionId(other.id, "Alice")).toBeUndefined();
+    });
+  });
+}

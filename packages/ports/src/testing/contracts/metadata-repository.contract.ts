@@ -1,0 +1,75 @@
+import { describe, expect, it } from "vitest";
+import { aDataset, aDocument, aMetadataField, aWorkspace } from "../fixtures.js";
+import { type OpenStore, useStore } from "./use-store.js";
+
+export function describeMetadataRepositoryContract(openStore: OpenStore): void {
+  describe("MetadataRepository contract", () => {
+    const repositories = useStore(openStore);
+
+    async function seed() {
+      const { workspaces, datasets, documents } = repositories();
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      const other = aDataset(workspace.id);
+      await datasets.save(dataset);
+      await datasets.save(other);
+      const docs = [aDocument(dataset.id), aDocument(dataset.id), aDocument(other.id)] as const;
+      for (const document of docs) await documents.save(document);
+      return { dataset, other, docs };
+    }
+
+    it("lists a dataset's fields in creation order", async () => {
+      const { metadata } = repositories();
+      const { dataset, other } = await seed();
+      const later = aMetadataField(dataset.id, { name: "year", type: "number", createdAt: 20 });
+      const earlier = aMetadataField(dataset.id, { name: "author", createdAt: 10 });
+      await metadata.saveField(later);
+      await metadata.saveField(earlier);
+      await metadata.saveField(aMetadataField(other.id, { name: "author" }));
+      expect(await metadata.listFields(dataset.id)).toEqual([earlier, later]);
+    });
+
+    it("refuses a second field with the same name in a dataset", async () => {
+      const { metadata } = repositories();
+      const { dataset } = await seed();
+      await metadata.saveField(aMetadataField(dataset.id, { name: "author" }));
+      await expect(metadata.saveField(aMetadataField(dataset.id, { name: "author" }))).rejects.toThrow();
+    });
+
+    it("gives a document's values in field order, one per field", async () => {
+      const { metadata } = repositories();
+      const { dataset, docs } = await seed();
+      const author = aMetadataField(dataset.id, { name: "author", createdAt: 10 });
+      const year = aMetadataField(dataset.id, { name: "year", type: "number", createdAt: 20 });
+      const unused = aMetadataField(dataset.id, { name: "unused", createdAt: 30 });
+      for (const field of [year, unused, author]) await metadata.saveField(field);
+      await metadata.setValue(docs[0].id, year.id, "1843");
+      await metadata.setValue(docs[0].id, author.id, "Ada");
+      await metadata.setValue(docs[0].id, author.id, "Ada Lovelace");
+      expect(await metadata.valuesOf(docs[0].id)).toEqual([
+        { id: author.id, name: "author", type: "string", value: "Ada Lovelace" },
+        { id: year.id, name: "year", type: "number", value: "1843" },
+      ]);
+      expect(await metadata.valuesOf(docs[1].id)).toEqual([]);
+    });
+
+    it("counts documents per field, right after values are set", async () => {
+      const { metadata } = repositories();
+      const { dataset, other, docs } = await seed();
+      const author = aMetadataField(dataset.id, { name: "author" });
+      const empty = aMetadataField(dataset.id, { name: "empty" });
+      const foreign = aMetadataField(other.id, { name: "author" });
+      for (const field of [author, empty, foreign]) await metadata.saveField(field);
+      await metadata.setValue(docs[0].id, author.id, "a");
+      expect((await metadata.countDocumentsPerField(dataset.id)).get(author.id)).toBe(1);
+      await metadata.setValue(docs[1].id, author.id, "b");
+      await metadata.setValue(docs[1].id, author.id, "c");
+      await metadata.setValue(docs[2].id, foreign.id, "d");
+      const counts = await metadata.countDocumentsPerField(dataset.id);
+      expect(counts.get(author.id)).toBe(2);
+      expect(counts.has(empty.id)).toBe(false);
+      expect(counts.has(foreign.id)).toBe(false);
+    });
+  });
+}

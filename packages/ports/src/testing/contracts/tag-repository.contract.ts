@@ -1,0 +1,66 @@
+import { describe, expect, it } from "vitest";
+import type { TagBinding } from "@service-api/domain";
+import { aDataset, aTag, aWorkspace } from "../fixtures.js";
+import { type OpenStore, useStore } from "./use-store.js";
+
+export function describeTagRepositoryContract(openStore: OpenStore): void {
+  describe("TagRepository contract", () => {
+    const repositories = useStore(openStore);
+
+    async function seed() {
+      const { workspaces, datasets, tags } = repositories();
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      const [first, second] = [aTag(workspace.id, { name: "a" }), aTag(workspace.id, { name: "b", type: "app" })];
+      await tags.save(first);
+      await tags.save(second);
+      const binding = (tagId: string, createdAt = 1): TagBinding => ({
+        id: globalThis.crypto.randomUUID(),
+        workspaceId: workspace.id,
+        tagId,
+        targetId: dataset.id,
+        createdAt,
+      });
+      return { dataset, first, second, binding };
+    }
+
+    it("finds the tags that exist among the ids asked for", async () => {
+      const { tags } = repositories();
+      const { first, second } = await seed();
+      const found = await tags.findByIds([second.id, "unknown", first.id, first.id]);
+      expect(found.sort((a, b) => a.name.localeCompare(b.name))).toEqual([first, second]);
+      expect(await tags.findByIds([])).toEqual([]);
+    });
+
+    it("binds tags to a target in order", async () => {
+      const { tags } = repositories();
+      const { dataset, first, second, binding } = await seed();
+      await tags.bind([binding(second.id), binding(first.id)]);
+      expect(await tags.boundTagIds(dataset.id)).toEqual([second.id, first.id]);
+    });
+
+    it("keeps one binding per pair when the same pair is bound again", async () => {
+      const { tags } = repositories();
+      const { dataset, first, second, binding } = await seed();
+      await tags.bind([binding(first.id)]);
+      await tags.bind([binding(first.id), binding(second.id), binding(second.id)]);
+      expect(await tags.boundTagIds(dataset.id)).toEqual([first.id, second.id]);
+    });
+
+    it("keeps one binding per pair under concurrent calls", async () => {
+      const { tags } = repositories();
+      const { dataset, first, second, binding } = await seed();
+      await Promise.all(Array.from({ length: 20 }, () => tags.bind([binding(first.id), binding(second.id)])));
+      expect((await tags.boundTagIds(dataset.id)).sort()).toEqual([first.id, second.id].sort());
+    });
+
+    it("accepts an empty list of bindings", async () => {
+      const { tags } = repositories();
+      const { dataset } = await seed();
+      await tags.bind([]);
+      expect(await tags.boundTagIds(dataset.id)).toEqual([]);
+    });
+  });
+}

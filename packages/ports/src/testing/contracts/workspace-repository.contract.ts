@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { aMember, aWorkspace } from "../fixtures.js";
+import { type OpenStore, useStore } from "./use-store.js";
+
+export function describeWorkspaceRepositoryContract(openStore: OpenStore): void {
+  describe("WorkspaceRepository contract", () => {
+    const repositories = useStore(openStore);
+
+    it("finds a saved workspace by id and misses an unknown one", async () => {
+      const { workspaces } = repositories();
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      expect(await workspaces.findById(workspace.id)).toEqual(workspace);
+      expect(await workspaces.findById(aWorkspace().id)).toBeUndefined();
+    });
+
+    it("replaces a workspace saved again", async () => {
+      const { workspaces } = repositories();
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      await workspaces.save({ ...workspace, status: "archived", name: "Renamed" });
+      expect(await workspaces.findById(workspace.id)).toEqual({ ...workspace, status: "archived", name: "Renamed" });
+    });
+
+    it("finds a member only within its own workspace", async () => {
+      const { workspaces } = repositories();
+      const [mine, other] = [aWorkspace(), aWorkspace()];
+      await workspaces.save(mine);
+      await workspaces.save(other);
+      const member = aMember(mine.id);
+      await workspaces.saveMember(member);
+      expect(await workspaces.findMember(mine.id, member.id)).toEqual(member);
+      expect(await workspaces.findMember(other.id, member.id)).toBeUndefined();
+    });
+  });
+}

@@ -1,0 +1,12 @@
+import type { Member, Workspace } from "@service-api/domain";
+
+/** Workspaces (tenants) and their members. */
+export interface WorkspaceRepository {
+  /** Inserts or replaces the workspace with this id. */
+  save(workspace: Workspace): Promise<void>;
+  findById(id: string): Promise<Workspace | undefined>;
+  /** Inserts or replaces the member with this id. Its workspace must exist. */
+  saveMember(member: Member): Promise<void>;
+  /** The member with this id in this workspace; a member of another workspace is absent. */
+  findMember(workspaceId: string, memberId: string): Promise<Member | undefined>;
+}
