@@ -42,10 +42,10 @@ export interface Site {
 
 /** An app serves its API only while it, and its workspace, are in service. */
 export function ensureAppServesApi(app: App | undefined, workspace: Workspace | undefined): App {
-  if (!app || app.status !== "normal" || !app.enableApi) {
+  if (app?.status !== "normal" || !app.enableApi) {
     throw new ForbiddenError("The app's API service has been disabled.");
   }
-  if (!workspace || workspace.status !== "normal") {
+  if (workspace?.status !== "normal") {
     throw new ForbiddenError("The workspace of this app is archived.");
   }
   return app;

@@ -3,12 +3,22 @@ import type { App, AppMode } from "./app.js";
 import { ensureChatApp, ensureVariableUpdate, MAX_VARIABLE_VALUE_BYTES } from "./conversation.js";
 import { InvalidParamError, NotChatAppError } from "./errors.js";
 
-const app = (mode: AppMode): App => ({ id: "a", workspaceId: "w", name: "a", mode, enableApi: true, status: "normal" });
+const app = (mode: AppMode): App => ({
+  id: "a",
+  workspaceId: "w",
+  name: "a",
+  mode,
+  enableApi: true,
+  status: "normal",
+});
 
 describe("ensureChatApp", () => {
-  it.each<AppMode>(["chat", "agent-chat", "advanced-chat"])("lets %s apps hold conversation variables", (mode) => {
-    expect(() => ensureChatApp(app(mode))).not.toThrow();
-  });
+  it.each<AppMode>(["chat", "agent-chat", "advanced-chat"])(
+    "lets %s apps hold conversation variables",
+    (mode) => {
+      expect(() => ensureChatApp(app(mode))).not.toThrow();
+    },
+  );
   it.each<AppMode>(["workflow", "completion", "agent"])("refuses %s apps with not_chat_app", (mode) => {
     expect(() => ensureChatApp(app(mode))).toThrow(NotChatAppError);
   });
@@ -31,6 +41,8 @@ describe("ensureVariableUpdate", () => {
   it("refuses values over 200 KB", () => {
     const big = "x".repeat(MAX_VARIABLE_VALUE_BYTES);
     expect(() => ensureVariableUpdate({ user: "u", value: big })).toThrow(/too large/);
-    expect(ensureVariableUpdate({ user: "u", value: big.slice(2) }).value).toHaveLength(MAX_VARIABLE_VALUE_BYTES - 2);
+    expect(ensureVariableUpdate({ user: "u", value: big.slice(2) }).value).toHaveLength(
+      MAX_VARIABLE_VALUE_BYTES - 2,
+    );
   });
 });

@@ -1,5 +1,5 @@
-import { InvalidParamError, NotChatAppError } from "./errors.js";
 import type { App } from "./app.js";
+import { InvalidParamError, NotChatAppError } from "./errors.js";
 import type { VariableType } from "./variable-type.js";
 
 /** Someone using an app, known by the `user` string the calling application chose. */
@@ -40,7 +40,10 @@ export function ensureChatApp(app: App): void {
 }
 
 /** Guards the update's input, field by field, in the order the reference checks them. */
-export function ensureVariableUpdate(input: { user: unknown; value: unknown }): { user: string; value: unknown } {
+export function ensureVariableUpdate(input: { user: unknown; value: unknown }): {
+  user: string;
+  value: unknown;
+} {
   const { user, value } = input;
   if (typeof user !== "string" || user.length === 0) {
     throw new InvalidParamError("user", "user is required and must be a non-empty string.");
@@ -48,7 +51,10 @@ export function ensureVariableUpdate(input: { user: unknown; value: unknown }): 
   if (value === undefined) throw new InvalidParamError("value", "value is required.");
   const size = new TextEncoder().encode(JSON.stringify(value)).length;
   if (size > MAX_VARIABLE_VALUE_BYTES) {
-    throw new InvalidParamError("value", `value is too large: ${size} bytes, at most ${MAX_VARIABLE_VALUE_BYTES}.`);
+    throw new InvalidParamError(
+      "value",
+      `value is too large: ${size} bytes, at most ${MAX_VARIABLE_VALUE_BYTES}.`,
+    );
   }
   return { user, value };
 }

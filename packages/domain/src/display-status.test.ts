@@ -32,7 +32,9 @@ describe("displayStatus", () => {
   });
 
   it("shows completed documents as archived before disabled", () => {
-    expect(displayStatus({ ...active, indexingStatus: "completed", archived: true, enabled: false })).toBe("archived");
+    expect(displayStatus({ ...active, indexingStatus: "completed", archived: true, enabled: false })).toBe(
+      "archived",
+    );
     expect(displayStatus({ ...active, indexingStatus: "completed", enabled: false })).toBe("disabled");
   });
 

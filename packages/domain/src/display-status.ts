@@ -1,6 +1,13 @@
 import type { Document } from "./document.js";
 
-export type DisplayStatus = "queuing" | "paused" | "indexing" | "error" | "archived" | "available" | "disabled";
+export type DisplayStatus =
+  | "queuing"
+  | "paused"
+  | "indexing"
+  | "error"
+  | "archived"
+  | "available"
+  | "disabled";
 
 type StatusFacts = Pick<Document, "indexingStatus" | "isPaused" | "archived" | "enabled">;
 

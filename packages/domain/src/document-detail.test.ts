@@ -68,7 +68,13 @@ describe("documentDetail", () => {
   });
 
   it("has an average length of 0 without chunks", () => {
-    const empty = documentDetail({ document, dataset, uploadFile: undefined, chunks: { count: 0, hitCount: 0, characters: 0 }, metadata });
+    const empty = documentDetail({
+      document,
+      dataset,
+      uploadFile: undefined,
+      chunks: { count: 0, hitCount: 0, characters: 0 },
+      metadata,
+    });
     expect(empty.averageSegmentLength).toBe(0);
   });
 

@@ -1,5 +1,5 @@
 import type { Dataset, ProcessRule } from "./dataset.js";
-import { displayStatus, type DisplayStatus } from "./display-status.js";
+import { type DisplayStatus, displayStatus } from "./display-status.js";
 import { averageChunkLength, type ChunkStats, type Document, type UploadFile } from "./document.js";
 import { InvalidMetadataError } from "./errors.js";
 import type { MetadataEntry } from "./metadata.js";
@@ -46,7 +46,13 @@ export interface DocumentFacts {
 }
 
 /** Assembles the full detail of a document from what the store holds. */
-export function documentDetail({ document, dataset, uploadFile, chunks, metadata }: DocumentFacts): DocumentDetail {
+export function documentDetail({
+  document,
+  dataset,
+  uploadFile,
+  chunks,
+  metadata,
+}: DocumentFacts): DocumentDetail {
   const { datasetId, uploadFileId, processRule, isPaused, wordCount, ...shown } = document;
   return {
     ...shown,

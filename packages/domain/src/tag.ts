@@ -21,7 +21,11 @@ export interface TagBinding {
  * of that workspace. Unknown, foreign and app tags drop out silently; repeats collapse; the
  * request's order is kept.
  */
-export function eligibleTagIds(requested: readonly string[], found: readonly Tag[], workspaceId: string): string[] {
+export function eligibleTagIds(
+  requested: readonly string[],
+  found: readonly Tag[],
+  workspaceId: string,
+): string[] {
   const eligible = new Set(
     found.filter((tag) => tag.workspaceId === workspaceId && tag.type === "knowledge").map((tag) => tag.id),
   );

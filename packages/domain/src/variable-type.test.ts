@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { describeJsonType, matchVariableType, typeMismatchMessage, VARIABLE_TYPES, type VariableType } from "./variable-type.js";
+import {
+  describeJsonType,
+  matchVariableType,
+  typeMismatchMessage,
+  VARIABLE_TYPES,
+  type VariableType,
+} from "./variable-type.js";
 
 const remoteFile = { type: "image", transfer_method: "remote_url", url: "https://example.com/a.png" };
 const localFile = { type: "document", transfer_method: "local_file", upload_file_id: "f-1" };
@@ -36,7 +42,17 @@ const ACCEPTS: Record<VariableType, string[]> = {
   boolean: ["true", "false"],
   object: ["object", "emptyObject", "remoteFile", "localFile"],
   file: ["remoteFile", "localFile"],
-  "array[any]": ["emptyArray", "strings", "numbers", "booleans", "objects", "files", "mixed", "nested", "nulls"],
+  "array[any]": [
+    "emptyArray",
+    "strings",
+    "numbers",
+    "booleans",
+    "objects",
+    "files",
+    "mixed",
+    "nested",
+    "nulls",
+  ],
   "array[string]": ["emptyArray", "strings"],
   "array[number]": ["emptyArray", "numbers"],
   "array[boolean]": ["emptyArray", "booleans"],
@@ -65,9 +81,13 @@ describe("matchVariableType", () => {
 
   it("rejects file objects missing what their transfer method needs", () => {
     expect(matchVariableType("file", { type: "image", transfer_method: "remote_url" }).matches).toBe(false);
-    expect(matchVariableType("file", { type: "image", transfer_method: "local_file", url: "x" }).matches).toBe(false);
+    expect(
+      matchVariableType("file", { type: "image", transfer_method: "local_file", url: "x" }).matches,
+    ).toBe(false);
     expect(matchVariableType("file", { transfer_method: "remote_url", url: "x" }).matches).toBe(false);
-    expect(matchVariableType("file", { type: "image", transfer_method: "tool_file", url: "x" }).matches).toBe(false);
+    expect(matchVariableType("file", { type: "image", transfer_method: "tool_file", url: "x" }).matches).toBe(
+      false,
+    );
   });
 
   it("rejects arrays with one element of the wrong type", () => {

@@ -58,12 +58,16 @@ export function describeJsonType(value: unknown): string {
   if (!Array.isArray(value)) return scalarJsonType(value);
   const elementTypes = new Set(value.map(scalarJsonType));
   const [only] = elementTypes;
-  return elementTypes.size === 1 && only !== undefined && !only.startsWith("array") ? `array[${only}]` : "array[any]";
+  return elementTypes.size === 1 && only !== undefined && !only.startsWith("array")
+    ? `array[${only}]`
+    : "array[any]";
 }
 
 /** Whether `value` may be stored in a variable of `type`. `null` never matches. */
 export function matchVariableType(type: VariableType, value: unknown): TypeMatch {
-  const rule = type.startsWith("array[") ? matchArray(type.slice(6, -1), value) : ELEMENT_RULES[type]?.(value);
+  const rule = type.startsWith("array[")
+    ? matchArray(type.slice(6, -1), value)
+    : ELEMENT_RULES[type]?.(value);
   return rule ? { matches: true } : { matches: false, got: describeJsonType(value) };
 }
 

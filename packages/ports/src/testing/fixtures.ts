@@ -154,7 +154,11 @@ export const anEndUser = (appId: string, over: Partial<EndUser> = {}): EndUser =
   ...over,
 });
 
-export const aConversation = (appId: string, endUserId: string, over: Partial<Conversation> = {}): Conversation => ({
+export const aConversation = (
+  appId: string,
+  endUserId: string,
+  over: Partial<Conversation> = {},
+): Conversation => ({
   id: id(),
   appId,
   endUserId,

@@ -1,3 +1,4 @@
+export * from "./contract-suite.js";
 export * from "./contracts/api-key-repository.contract.js";
 export * from "./contracts/app-repository.contract.js";
 export * from "./contracts/conversation-repository.contract.js";
@@ -19,4 +20,3 @@ export * from "./in-memory/in-memory-metadata-repository.js";
 export * from "./in-memory/in-memory-store.js";
 export * from "./in-memory/in-memory-tag-repository.js";
 export * from "./in-memory/in-memory-workspace-repository.js";
-export * from "./contract-suite.js";

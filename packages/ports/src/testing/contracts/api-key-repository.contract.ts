@@ -31,7 +31,9 @@ export function describeApiKeyRepositoryContract(openStore: OpenStore): void {
       const { apiKeys } = repositories();
       const { workspace } = await seed();
       await apiKeys.save(anApiKey(workspace.id, "same", { kind: "dataset", appId: null }));
-      await expect(apiKeys.save(anApiKey(workspace.id, "same", { kind: "dataset", appId: null }))).rejects.toThrow();
+      await expect(
+        apiKeys.save(anApiKey(workspace.id, "same", { kind: "dataset", appId: null })),
+      ).rejects.toThrow();
     });
 
     it("records the last use of a key", async () => {

@@ -25,7 +25,12 @@ export function describeAppRepositoryContract(openStore: OpenStore): void {
     it("finds an app's site, with every field", async () => {
       const { apps } = repositories();
       const app = await seedApp();
-      const site = aSite(app.id, { iconType: "image", icon: "file-1", inputPlaceholder: "Ask…", chatColorThemeInverted: true });
+      const site = aSite(app.id, {
+        iconType: "image",
+        icon: "file-1",
+        inputPlaceholder: "Ask…",
+        chatColorThemeInverted: true,
+      });
       await apps.saveSite(site);
       expect(await apps.findSite(app.id)).toEqual(site);
     });

@@ -63,7 +63,12 @@ export function describeConversationRepositoryContract(openStore: OpenStore): vo
       const twin = { ...variable, conversationId: second.id };
       await conversations.saveVariable(variable);
       await conversations.saveVariable(twin);
-      const updated = await conversations.updateVariableValue(conversation.id, variable.id, { b: [2] }, 1_800_000_000);
+      const updated = await conversations.updateVariableValue(
+        conversation.id,
+        variable.id,
+        { b: [2] },
+        1_800_000_000,
+      );
       const expected = { ...variable, value: { b: [2] }, updatedAt: 1_800_000_000 };
       expect(updated).toEqual(expected);
       expect(await conversations.findVariable(conversation.id, variable.id)).toEqual(expected);
@@ -82,7 +87,11 @@ export function describeConversationRepositoryContract(openStore: OpenStore): vo
       const variable = aVariable(conversation.id, { valueType: "array[number]", value: [] });
       await conversations.saveVariable(variable);
       const values = Array.from({ length: 10 }, (_, index) => Array.from({ length: 50 }, () => index));
-      await Promise.all(values.map((value, index) => conversations.updateVariableValue(conversation.id, variable.id, value, index)));
+      await Promise.all(
+        values.map((value, index) =>
+          conversations.updateVariableValue(conversation.id, variable.id, value, index),
+        ),
+      );
       const stored = await conversations.findVariable(conversation.id, variable.id);
       expect(values).toContainEqual(stored?.value);
     });

@@ -11,7 +11,9 @@ export function describeDatasetRepositoryContract(openStore: OpenStore): void {
       const [mine, other] = [aWorkspace(), aWorkspace()];
       await workspaces.save(mine);
       await workspaces.save(other);
-      const dataset = aDataset(mine.id, { processRule: { id: "rule-1", mode: "custom", rules: { a: [1, { b: true }] } } });
+      const dataset = aDataset(mine.id, {
+        processRule: { id: "rule-1", mode: "custom", rules: { a: [1, { b: true }] } },
+      });
       await datasets.save(dataset);
       expect(await datasets.findInWorkspace(mine.id, dataset.id)).toEqual(dataset);
       expect(await datasets.findInWorkspace(other.id, dataset.id)).toBeUndefined();
@@ -22,7 +24,11 @@ export function describeDatasetRepositoryContract(openStore: OpenStore): void {
       const { workspaces, datasets } = repositories();
       const workspace = aWorkspace();
       await workspaces.save(workspace);
-      const dataset = aDataset(workspace.id, { processRule: undefined, enableApi: false, builtInFieldEnabled: true });
+      const dataset = aDataset(workspace.id, {
+        processRule: undefined,
+        enableApi: false,
+        builtInFieldEnabled: true,
+      });
       await datasets.save(dataset);
       expect(await datasets.findInWorkspace(workspace.id, dataset.id)).toEqual(dataset);
     });
@@ -33,7 +39,12 @@ export function describeDatasetRepositoryContract(openStore: OpenStore): void {
       await workspaces.save(workspace);
       const dataset = aDataset(workspace.id);
       await datasets.save(dataset);
-      const changed = { ...dataset, name: "Renamed", enableApi: false, processRule: { id: "r2", mode: "custom", rules: {} } };
+      const changed = {
+        ...dataset,
+        name: "Renamed",
+        enableApi: false,
+        processRule: { id: "r2", mode: "custom", rules: {} },
+      };
       await datasets.save(changed);
       expect(await datasets.findInWorkspace(workspace.id, dataset.id)).toEqual(changed);
     });

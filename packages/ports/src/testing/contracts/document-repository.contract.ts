@@ -48,7 +48,11 @@ export function describeDocumentRepositoryContract(openStore: OpenStore): void {
       const { dataset } = await seedDataset();
       const document = aDocument(dataset.id);
       await documents.save(document);
-      const changed = { ...document, name: "v2.txt", processRule: { id: "r9", mode: "custom", rules: { x: 1 } } };
+      const changed = {
+        ...document,
+        name: "v2.txt",
+        processRule: { id: "r9", mode: "custom", rules: { x: 1 } },
+      };
       await documents.save(changed);
       expect(await documents.findInDataset(dataset.id, document.id)).toEqual(changed);
     });

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
 import type { TagBinding } from "@service-api/domain";
+import { describe, expect, it } from "vitest";
 import { aDataset, aTag, aWorkspace } from "../fixtures.js";
 import { type OpenStore, useStore } from "./use-store.js";
 
@@ -13,7 +13,10 @@ export function describeTagRepositoryContract(openStore: OpenStore): void {
       await workspaces.save(workspace);
       const dataset = aDataset(workspace.id);
       await datasets.save(dataset);
-      const [first, second] = [aTag(workspace.id, { name: "a" }), aTag(workspace.id, { name: "b", type: "app" })];
+      const [first, second] = [
+        aTag(workspace.id, { name: "a" }),
+        aTag(workspace.id, { name: "b", type: "app" }),
+      ];
       await tags.save(first);
       await tags.save(second);
       const binding = (tagId: string, createdAt = 1): TagBinding => ({

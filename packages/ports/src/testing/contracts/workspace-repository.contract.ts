@@ -19,7 +19,11 @@ export function describeWorkspaceRepositoryContract(openStore: OpenStore): void 
       const workspace = aWorkspace();
       await workspaces.save(workspace);
       await workspaces.save({ ...workspace, status: "archived", name: "Renamed" });
-      expect(await workspaces.findById(workspace.id)).toEqual({ ...workspace, status: "archived", name: "Renamed" });
+      expect(await workspaces.findById(workspace.id)).toEqual({
+        ...workspace,
+        status: "archived",
+        name: "Renamed",
+      });
     });
 
     it("finds a member only within its own workspace", async () => {

@@ -6,7 +6,8 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository {
 
   async save(key: ApiKey): Promise<void> {
     for (const other of this.#keys.values()) {
-      if (other.id !== key.id && other.tokenHash === key.tokenHash) throw new Error("Duplicate API key token");
+      if (other.id !== key.id && other.tokenHash === key.tokenHash)
+        throw new Error("Duplicate API key token");
     }
     this.#keys.set(key.id, structuredClone(key));
   }

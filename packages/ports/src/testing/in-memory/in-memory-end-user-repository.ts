@@ -9,7 +9,9 @@ export class InMemoryEndUserRepository implements EndUserRepository {
   }
 
   async findBySessionId(appId: string, sessionId: string): Promise<EndUser | undefined> {
-    const endUser = [...this.#endUsers.values()].find((user) => user.appId === appId && user.sessionId === sessionId);
+    const endUser = [...this.#endUsers.values()].find(
+      (user) => user.appId === appId && user.sessionId === sessionId,
+    );
     return structuredClone(endUser);
   }
 }

@@ -1,7 +1,8 @@
 import type { MetadataEntry, MetadataField } from "@service-api/domain";
 import type { MetadataRepository } from "../../metadata-repository.js";
 
-const byCreation = (a: MetadataField, b: MetadataField) => a.createdAt - b.createdAt || a.id.localeCompare(b.id);
+const byCreation = (a: MetadataField, b: MetadataField) =>
+  a.createdAt - b.createdAt || a.id.localeCompare(b.id);
 
 export class InMemoryMetadataRepository implements MetadataRepository {
   readonly #fields = new Map<string, MetadataField>();

@@ -25,6 +25,8 @@ export class InMemoryTagRepository implements TagRepository {
   }
 
   async boundTagIds(targetId: string): Promise<string[]> {
-    return [...this.#bindings.values()].filter((binding) => binding.targetId === targetId).map((binding) => binding.tagId);
+    return [...this.#bindings.values()]
+      .filter((binding) => binding.targetId === targetId)
+      .map((binding) => binding.tagId);
   }
 }

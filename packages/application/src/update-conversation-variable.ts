@@ -1,0 +1,56 @@
+import {
+  type App,
+  BadRequestError,
+  type ConversationVariable,
+  ensureChatApp,
+  ensureVariableUpdate,
+  matchVariableType,
+  NotFoundError,
+  typeMismatchMessage,
+} from "@service-api/domain";
+import type { Clock, ConversationRepository, EndUserRepository } from "@service-api/ports";
+
+export interface UpdateConversationVariableInput {
+  app: App;
+  conversationId: string;
+  variableId: string;
+  /** The body's `user`, unchecked: the use case checks it in the reference's order. */
+  user: unknown;
+  /** The body's `value`, unchecked; `undefined` when absent. */
+  value: unknown;
+}
+
+/** Update Conversation Variable: sets a variable of the end user's conversation to a value of its type. */
+export class UpdateConversationVariable {
+  constructor(
+    private readonly endUsers: EndUserRepository,
+    private readonly conversations: ConversationRepository,
+    private readonly clock: Clock,
+  ) {}
+
+  async execute(input: UpdateConversationVariableInput): Promise<ConversationVariable> {
+    ensureChatApp(input.app);
+    const { user, value } = ensureVariableUpdate(input);
+
+    const endUser = await this.endUsers.findBySessionId(input.app.id, user);
+    const conversation = await this.conversations.findInApp(input.app.id, input.conversationId);
+    if (!endUser || !conversation || conversation.isDeleted || conversation.endUserId !== endUser.id) {
+      throw new NotFoundError("Conversation Not Exists.");
+    }
+    const variable = await this.conversations.findVariable(conversation.id, input.variableId);
+    if (!variable) throw new NotFoundError("Conversation Variable Not Exists.");
+
+    const match = matchVariableType(variable.valueType, value);
+    if (!match.matches)
+      throw new BadRequestError(typeMismatchMessage(variable.name, variable.valueType, match.got));
+
+    const updated = await this.conversations.updateVariableValue(
+      conversation.id,
+      variable.id,
+      value,
+      this.clock.nowSeconds(),
+    );
+    if (!updated) throw new NotFoundError("Conversation Variable Not Exists.");
+    return updated;
+  }
+}
