@@ -1,0 +1,24 @@
+import { randomBytes } from "node:crypto";
+import { API_KEY_PREFIXES, type ApiKeyKind } from "@service-api/domain";
+
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+/** 40 characters of 62 symbols: about 238 bits. */
+const RANDOM_LENGTH = 40;
+
+/** A new API key token, `app-…` or `ds-…`, from the system's CSPRNG without modulo bias. */
+export function generateApiKeyToken(kind: ApiKeyKind): string {
+  let random = "";
+  while (random.length < RANDOM_LENGTH) {
+    for (const byte of randomBytes(RANDOM_LENGTH)) {
+      // 248 = 4 × 62: bytes at or above it would favour the first symbols.
+      if (byte < 248 && random.length < RANDOM_LENGTH) random += ALPHABET[byte % 62];
+    }
+  }
+  return API_KEY_PREFIXES[kind] + random;
+}
+
+/** The part of a token shown in listings: its prefix and four characters. */
+export function displayPrefixOf(token: string): string {
+  const kindPrefix = token.startsWith(API_KEY_PREFIXES.app) ? API_KEY_PREFIXES.app : API_KEY_PREFIXES.dataset;
+  return token.slice(0, kindPrefix.length + 4);
+}

@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import { displayPrefixOf, generateApiKeyToken } from "./api-key-token.js";
+import { RandomUuidGenerator } from "./random-uuid-generator.js";
+import { Sha256TokenHasher } from "./sha256-token-hasher.js";
+import { SystemClock } from "./system-clock.js";
+
+describe("Sha256TokenHasher", () => {
+  const hasher = new Sha256TokenHasher();
+
+  it("hashes deterministically to 64 hex characters, never echoing the token", () => {
+    const hash = hasher.hash("app-secret");
+    expect(hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(hash).toBe(hasher.hash("app-secret"));
+    expect(hash).not.toContain("secret");
+    expect(hasher.hash("app-secreT")).not.toBe(hash);
+  });
+
+  it("matches a token against its hash only", () => {
+    const hash = hasher.hash("ds-one");
+    expect(hasher.matches("ds-one", hash)).toBe(true);
+    expect(hasher.matches("ds-two", hash)).toBe(false);
+    expect(hasher.matches("ds-one", "short")).toBe(false);
+  });
+});
+
+describe("generateApiKeyToken", () => {
+  it("makes keys with Dify's prefixes and 40 random alphanumerics", () => {
+    expect(generateApiKeyToken("app")).toMatch(/^app-[A-Za-z0-9]{40}$/);
+    expect(generateApiKeyToken("dataset")).toMatch(/^ds-[A-Za-z0-9]{40}$/);
+  });
+
+  it("never repeats a key", () => {
+    const tokens = new Set(Array.from({ length: 1000 }, () => generateApiKeyToken("app")));
+    expect(tokens.size).toBe(1000);
+  });
+
+  it("shows only the kind prefix and four characters", () => {
+    expect(displayPrefixOf("app-abcdefgh")).toBe("app-abcd");
+    expect(displayPrefixOf("ds-abcdefgh")).toBe("ds-abcd");
+  });
+});
+
+describe("runtime adapters", () => {
+  it("tells Unix seconds", () => {
+    expect(Math.abs(new SystemClock().nowSeconds() - Date.now() / 1000)).toBeLessThan(2);
+    expect(Number.isInteger(new SystemClock().nowSeconds())).toBe(true);
+  });
+
+  it("makes distinct lowercase UUIDs", () => {
+    const ids = new RandomUuidGenerator();
+    const [a, b] = [ids.next(), ids.next()];
+    expect(a).toMatch(/^[0-9a-f-]{36}$/);
+    expect(a).not.toBe(b);
+  });
+});

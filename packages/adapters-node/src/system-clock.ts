@@ -1,0 +1,7 @@
+import type { Clock } from "@service-api/ports";
+
+export class SystemClock implements Clock {
+  nowSeconds(): number {
+    return Math.floor(Date.now() / 1000);
+  }
+}

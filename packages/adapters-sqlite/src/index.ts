@@ -1,0 +1,2 @@
+export * from "./open-sqlite-store.js";
+export * from "./sqlite-location.js";

@@ -1,0 +1,11 @@
+import type { Migration, MigrationProvider } from "kysely/migration";
+import * as initialSchema from "./0001-initial-schema.js";
+
+/** Every migration, by name, in order. Names never change once released. */
+const MIGRATIONS: Record<string, Migration> = {
+  "0001-initial-schema": initialSchema,
+};
+
+export const sqliteMigrations: MigrationProvider = {
+  getMigrations: async () => MIGRATIONS,
+};

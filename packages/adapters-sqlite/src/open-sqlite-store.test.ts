@@ -1,0 +1,42 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { aWorkspace } from "@service-api/ports/testing";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { openSqliteStore } from "./open-sqlite-store.js";
+
+const directory = mkdtempSync(join(tmpdir(), "service-api-open-"));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+describe("openSqliteStore", () => {
+  it("creates missing folders and the file, in WAL mode", async () => {
+    const path = join(directory, "nested", "deeper", "kb.sqlite");
+    const store = await openSqliteStore({ databaseUrl: `file:${path}` });
+    await store.ping();
+    await store.close();
+    expect(existsSync(path)).toBe(true);
+    const database = new Database(path);
+    expect(database.pragma("journal_mode", { simple: true })).toBe("wal");
+    database.close();
+  });
+
+  it("keeps data across a reopen, applying migrations only once", async () => {
+    const path = join(directory, "reopen.sqlite");
+    const workspace = aWorkspace();
+    const first = await openSqliteStore({ databaseUrl: path });
+    await first.repositories.workspaces.save(workspace);
+    await first.close();
+    const second = await openSqliteStore({ databaseUrl: path });
+    expect(await second.repositories.workspaces.findById(workspace.id)).toEqual(workspace);
+    await second.close();
+  });
+
+  it("enforces foreign keys", async () => {
+    const store = await openSqliteStore({ databaseUrl: join(directory, "fk.sqlite") });
+    await expect(
+      store.repositories.workspaces.saveMember({ id: "m", workspaceId: "no-such-workspace", name: "x" }),
+    ).rejects.toThrow(/FOREIGN KEY/);
+    await store.close();
+  });
+});

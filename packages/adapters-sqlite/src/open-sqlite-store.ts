@@ -1,0 +1,60 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import type { Store } from "@service-api/ports";
+import Database from "better-sqlite3";
+import { Kysely, SqliteDialect, sql } from "kysely";
+import { Migrator } from "kysely/migration";
+import { sqliteMigrations } from "./migrations/index.js";
+import { createSqliteRepositories } from "./repositories/index.js";
+import type { DatabaseSchema } from "./schema.js";
+import { sqlitePathOf } from "./sqlite-location.js";
+
+export interface SqliteStoreOptions {
+  /** A path or `file:` URL; see {@link sqlitePathOf}. */
+  databaseUrl: string;
+  /** How long a write waits for another process's lock before failing, in ms. */
+  busyTimeoutMs?: number;
+  /** Called with every statement run, with its parameters: for diagnostics and tests. */
+  onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+}
+
+/**
+ * Opens (creating it if needed) the SQLite database, applies pending migrations and returns its
+ * repositories. WAL lets readers run beside a writer; foreign keys are enforced.
+ */
+export async function openSqliteStore({
+  databaseUrl,
+  busyTimeoutMs = 5000,
+  onQuery,
+}: SqliteStoreOptions): Promise<Store> {
+  const path = sqlitePathOf(databaseUrl);
+  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  const database = new Database(path);
+  database.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+  database.pragma("journal_mode = WAL");
+  database.pragma("synchronous = NORMAL");
+  database.pragma("foreign_keys = ON");
+
+  const db = new Kysely<DatabaseSchema>({
+    dialect: new SqliteDialect({ database }),
+    log: onQuery && ((event) => onQuery(event.query.sql, event.query.parameters)),
+  });
+  try {
+    await migrateToLatest(db);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return {
+    repositories: createSqliteRepositories(db),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<void> {
+  const { error } = await new Migrator({ db, provider: sqliteMigrations }).migrateToLatest();
+  if (error) throw new Error("SQLite migration failed", { cause: error });
+}

@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Store } from "@service-api/ports";
+import {
+  aChunk,
+  aConversation,
+  aDataset,
+  aDocument,
+  aMember,
+  aMetadataField,
+  anApiKey,
+  anApp,
+  anEndUser,
+  aSite,
+  aTag,
+  aVariable,
+  aWorkspace,
+} from "@service-api/ports/testing";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSqliteStore } from "./open-sqlite-store.js";
+
+const directory = mkdtempSync(join(tmpdir(), "service-api-plans-"));
+const path = join(directory, "plans.sqlite");
+const reads: { sql: string; parameters: readonly unknown[] }[] = [];
+let store: Store;
+
+/** Every read the repositories make while serving the five operations. */
+async function readEverything(): Promise<void> {
+  const { workspaces, apiKeys, datasets, documents, metadata, tags, apps, endUsers, conversations } =
+    store.repositories;
+  const workspace = aWorkspace();
+  await workspaces.save(workspace);
+  const member = aMember(workspace.id);
+  await workspaces.saveMember(member);
+  const dataset = aDataset(workspace.id);
+  await datasets.save(dataset);
+  const document = aDocument(dataset.id);
+  await documents.save(document);
+  await documents.saveChunks([aChunk(document.id)]);
+  const field = aMetadataField(dataset.id);
+  await metadata.saveField(field);
+  await metadata.setValue(document.id, field.id, "v");
+  const tag = aTag(workspace.id);
+  await tags.save(tag);
+  const app = anApp(workspace.id);
+  await apps.save(app);
+  await apps.saveSite(aSite(app.id));
+  const endUser = anEndUser(app.id);
+  await endUsers.save(endUser);
+  const conversation = aConversation(app.id, endUser.id);
+  await conversations.save(conversation);
+  const variable = aVariable(conversation.id);
+  await conversations.saveVariable(variable);
+  await apiKeys.save(anApiKey(workspace.id, "hash", { kind: "app", appId: app.id }));
+
+  recording = true;
+  await workspaces.findById(workspace.id);
+  await workspaces.findMember(workspace.id, member.id);
+  await apiKeys.findByTokenHash("hash");
+  await datasets.findInWorkspace(workspace.id, dataset.id);
+  await documents.findInDataset(dataset.id, document.id);
+  await documents.findUploadFile("file");
+  await documents.chunkStats(document.id);
+  await documents.countInDataset(dataset.id);
+  await metadata.listFields(dataset.id);
+  await metadata.valuesOf(document.id);
+  await metadata.countDocumentsPerField(dataset.id);
+  await tags.findByIds([tag.id]);
+  await tags.bind([
+    { id: "b", workspaceId: workspace.id, tagId: tag.id, targetId: dataset.id, createdAt: 1 },
+  ]);
+  await tags.boundTagIds(dataset.id);
+  await apps.findById(app.id);
+  await apps.findSite(app.id);
+  await endUsers.findBySessionId(app.id, endUser.sessionId);
+  await conversations.findInApp(app.id, conversation.id);
+  await conversations.findVariable(conversation.id, variable.id);
+  await conversations.updateVariableValue(conversation.id, variable.id, "x", 2);
+  recording = false;
+}
+let recording = false;
+
+beforeAll(async () => {
+  store = await openSqliteStore({
+    databaseUrl: path,
+    onQuery: (sql, parameters) => {
+      if (recording) reads.push({ sql, parameters });
+    },
+  });
+  await readEverything();
+});
+
+afterAll(async () => {
+  await store.close();
+  rmSync(directory, { recursive: true, force: true });
+});
+
+describe("SQLite query plans", () => {
+  it("serves every repository query from an index, never a full table scan", () => {
+    const database = new Database(path, { readonly: true });
+    try {
+      expect(reads.length).toBeGreaterThanOrEqual(20);
+      for (const { sql, parameters } of reads) {
+        const plan = database
+          .prepare(`explain query plan ${sql}`)
+          .all(...(parameters as unknown[]))
+          .map((step) => (step as { detail: string }).detail);
+        const fullScans = plan.filter(
+          (detail) => /^SCAN /.test(detail) && !/USING (COVERING )?INDEX/.test(detail),
+        );
+        expect({ sql, fullScans }).toEqual({ sql, fullScans: [] });
+      }
+    } finally {
+      database.close();
+    }
+  });
+});

@@ -1,0 +1,23 @@
+import type { ProcessRule } from "@service-api/domain";
+
+export const toFlag = (value: boolean): number => (value ? 1 : 0);
+export const fromFlag = (value: number): boolean => value === 1;
+
+export const processRuleColumns = (rule: ProcessRule) => ({
+  process_rule_id: rule.id,
+  process_rule_mode: rule.mode,
+  process_rule_rules: JSON.stringify(rule.rules),
+});
+
+export const processRuleFromColumns = (id: string, mode: string, rules: string): ProcessRule => ({
+  id,
+  mode,
+  rules: JSON.parse(rules) as Record<string, unknown>,
+});
+
+/** `ON CONFLICT DO UPDATE SET` every column but the key: an upsert that never deletes (so no cascades). */
+export function updateAllBut<Row extends object>(row: Row, ...keys: (keyof Row)[]) {
+  const columns = Object.keys(row).filter((column) => !keys.includes(column as keyof Row));
+  // biome-ignore lint/suspicious/noExplicitAny: kysely cannot type a column list built at run time.
+  return (eb: any) => Object.fromEntries(columns.map((column) => [column, eb.ref(`excluded.${column}`)]));
+}

@@ -1,0 +1,54 @@
+import type { ApiKey } from "@service-api/domain";
+import type { ApiKeyRepository } from "@service-api/ports";
+import type { Kysely, Selectable } from "kysely";
+import type { ApiKeyTable, DatabaseSchema } from "../schema.js";
+import { updateAllBut } from "./rows.js";
+
+function apiKeyFromRow(row: Selectable<ApiKeyTable>): ApiKey {
+  const common = {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    tokenHash: row.token_hash,
+    displayPrefix: row.display_prefix,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+  };
+  return row.kind === "app" && row.app_id !== null
+    ? { ...common, kind: "app", appId: row.app_id }
+    : { ...common, kind: "dataset", appId: null };
+}
+
+export class SqliteApiKeyRepository implements ApiKeyRepository {
+  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+
+  async save(key: ApiKey): Promise<void> {
+    const row = {
+      id: key.id,
+      kind: key.kind,
+      workspace_id: key.workspaceId,
+      app_id: key.appId,
+      token_hash: key.tokenHash,
+      display_prefix: key.displayPrefix,
+      created_at: key.createdAt,
+      last_used_at: key.lastUsedAt,
+    };
+    await this.db
+      .insertInto("api_keys")
+      .values(row)
+      .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
+      .execute();
+  }
+
+  async findByTokenHash(tokenHash: string): Promise<ApiKey | undefined> {
+    const row = await this.db
+      .selectFrom("api_keys")
+      .selectAll()
+      .where("token_hash", "=", tokenHash)
+      .executeTakeFirst();
+    return row && apiKeyFromRow(row);
+  }
+
+  async recordUse(id: string, at: number): Promise<void> {
+    await this.db.updateTable("api_keys").set({ last_used_at: at }).where("id", "=", id).execute();
+  }
+}

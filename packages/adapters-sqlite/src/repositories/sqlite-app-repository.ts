@@ -1,0 +1,93 @@
+import type { App, AppMode, Site } from "@service-api/domain";
+import type { AppRepository } from "@service-api/ports";
+import type { Kysely, Selectable } from "kysely";
+import type { DatabaseSchema, SiteTable } from "../schema.js";
+import { fromFlag, toFlag, updateAllBut } from "./rows.js";
+
+function siteToRow(site: Site): SiteTable {
+  return {
+    app_id: site.appId,
+    title: site.title,
+    chat_color_theme: site.chatColorTheme,
+    chat_color_theme_inverted: toFlag(site.chatColorThemeInverted),
+    icon_type: site.iconType,
+    icon: site.icon,
+    icon_background: site.iconBackground,
+    description: site.description,
+    copyright: site.copyright,
+    privacy_policy: site.privacyPolicy,
+    input_placeholder: site.inputPlaceholder,
+    custom_disclaimer: site.customDisclaimer,
+    default_language: site.defaultLanguage,
+    show_workflow_steps: toFlag(site.showWorkflowSteps),
+    use_icon_as_answer_icon: toFlag(site.useIconAsAnswerIcon),
+  };
+}
+
+function siteFromRow(row: Selectable<SiteTable>): Site {
+  return {
+    appId: row.app_id,
+    title: row.title,
+    chatColorTheme: row.chat_color_theme,
+    chatColorThemeInverted: fromFlag(row.chat_color_theme_inverted),
+    iconType: row.icon_type as Site["iconType"],
+    icon: row.icon,
+    iconBackground: row.icon_background,
+    description: row.description,
+    copyright: row.copyright,
+    privacyPolicy: row.privacy_policy,
+    inputPlaceholder: row.input_placeholder,
+    customDisclaimer: row.custom_disclaimer,
+    defaultLanguage: row.default_language,
+    showWorkflowSteps: fromFlag(row.show_workflow_steps),
+    useIconAsAnswerIcon: fromFlag(row.use_icon_as_answer_icon),
+  };
+}
+
+export class SqliteAppRepository implements AppRepository {
+  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+
+  async save(app: App): Promise<void> {
+    const row = {
+      id: app.id,
+      workspace_id: app.workspaceId,
+      name: app.name,
+      mode: app.mode,
+      enable_api: toFlag(app.enableApi),
+      status: app.status,
+    };
+    await this.db
+      .insertInto("apps")
+      .values(row)
+      .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
+      .execute();
+  }
+
+  async findById(id: string): Promise<App | undefined> {
+    const row = await this.db.selectFrom("apps").selectAll().where("id", "=", id).executeTakeFirst();
+    return (
+      row && {
+        id: row.id,
+        workspaceId: row.workspace_id,
+        name: row.name,
+        mode: row.mode as AppMode,
+        enableApi: fromFlag(row.enable_api),
+        status: row.status as App["status"],
+      }
+    );
+  }
+
+  async saveSite(site: Site): Promise<void> {
+    const row = siteToRow(site);
+    await this.db
+      .insertInto("sites")
+      .values(row)
+      .onConflict((conflict) => conflict.column("app_id").doUpdateSet(updateAllBut(row, "app_id")))
+      .execute();
+  }
+
+  async findSite(appId: string): Promise<Site | undefined> {
+    const row = await this.db.selectFrom("sites").selectAll().where("app_id", "=", appId).executeTakeFirst();
+    return row && siteFromRow(row);
+  }
+}

@@ -1,0 +1,99 @@
+import type { Conversation, ConversationVariable, VariableType } from "@service-api/domain";
+import type { ConversationRepository } from "@service-api/ports";
+import type { Kysely, Selectable } from "kysely";
+import type { ConversationVariableTable, DatabaseSchema } from "../schema.js";
+import { fromFlag, toFlag, updateAllBut } from "./rows.js";
+
+function variableFromRow(row: Selectable<ConversationVariableTable>): ConversationVariable {
+  return {
+    id: row.id,
+    conversationId: row.conversation_id,
+    name: row.name,
+    valueType: row.value_type as VariableType,
+    value: JSON.parse(row.value),
+    description: row.description,
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+export class SqliteConversationRepository implements ConversationRepository {
+  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+
+  async save(conversation: Conversation): Promise<void> {
+    const row = {
+      id: conversation.id,
+      app_id: conversation.appId,
+      end_user_id: conversation.endUserId,
+      is_deleted: toFlag(conversation.isDeleted),
+    };
+    await this.db
+      .insertInto("conversations")
+      .values(row)
+      .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
+      .execute();
+  }
+
+  async findInApp(appId: string, conversationId: string): Promise<Conversation | undefined> {
+    const row = await this.db
+      .selectFrom("conversations")
+      .selectAll()
+      .where("id", "=", conversationId)
+      .where("app_id", "=", appId)
+      .executeTakeFirst();
+    return (
+      row && {
+        id: row.id,
+        appId: row.app_id,
+        endUserId: row.end_user_id,
+        isDeleted: fromFlag(row.is_deleted),
+      }
+    );
+  }
+
+  async saveVariable(variable: ConversationVariable): Promise<void> {
+    const row = {
+      conversation_id: variable.conversationId,
+      id: variable.id,
+      name: variable.name,
+      value_type: variable.valueType,
+      value: JSON.stringify(variable.value),
+      description: variable.description,
+      created_at: variable.createdAt,
+      updated_at: variable.updatedAt,
+    };
+    await this.db
+      .insertInto("conversation_variables")
+      .values(row)
+      .onConflict((conflict) =>
+        conflict.columns(["conversation_id", "id"]).doUpdateSet(updateAllBut(row, "conversation_id", "id")),
+      )
+      .execute();
+  }
+
+  async findVariable(conversationId: string, variableId: string): Promise<ConversationVariable | undefined> {
+    const row = await this.db
+      .selectFrom("conversation_variables")
+      .selectAll()
+      .where("conversation_id", "=", conversationId)
+      .where("id", "=", variableId)
+      .executeTakeFirst();
+    return row && variableFromRow(row);
+  }
+
+  async updateVariableValue(
+    conversationId: string,
+    variableId: string,
+    value: unknown,
+    updatedAt: number,
+  ): Promise<ConversationVariable | undefined> {
+    const row = await this.db
+      .updateTable("conversation_variables")
+      .set({ value: JSON.stringify(value), updated_at: updatedAt })
+      .where("conversation_id", "=", conversationId)
+      .where("id", "=", variableId)
+      .returningAll()
+      .executeTakeFirst();
+    return row && variableFromRow(row);
+  }
+}

@@ -1,0 +1,108 @@
+import type { Chunk, ChunkStats, Document, UploadFile } from "@service-api/domain";
+import type { DocumentRepository } from "@service-api/ports";
+import type { Kysely } from "kysely";
+import type { DatabaseSchema } from "../schema.js";
+import { documentFromRow, documentToRow } from "./document-rows.js";
+import { updateAllBut } from "./rows.js";
+
+/** Characters as the API counts them: code points, as SQLite's length() does. */
+const characterCount = (text: string) => [...text].length;
+
+export class SqliteDocumentRepository implements DocumentRepository {
+  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+
+  async save(document: Document): Promise<void> {
+    const row = documentToRow(document);
+    await this.db
+      .insertInto("documents")
+      .values(row)
+      .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
+      .execute();
+  }
+
+  async saveUploadFile(workspaceId: string, file: UploadFile): Promise<void> {
+    const row = {
+      id: file.id,
+      workspace_id: workspaceId,
+      name: file.name,
+      size: file.size,
+      extension: file.extension,
+      mime_type: file.mimeType,
+      created_by: file.createdBy,
+      created_at: file.createdAt,
+    };
+    await this.db
+      .insertInto("upload_files")
+      .values(row)
+      .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
+      .execute();
+  }
+
+  async saveChunks(chunks: readonly Chunk[]): Promise<void> {
+    if (chunks.length === 0) return;
+    const rows = chunks.map((chunk) => ({
+      id: chunk.id,
+      document_id: chunk.documentId,
+      position: chunk.position,
+      content: chunk.content,
+      char_count: characterCount(chunk.content),
+      hit_count: chunk.hitCount,
+    }));
+    await this.db
+      .insertInto("chunks")
+      .values(rows)
+      .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(rows[0]!, "id")))
+      .execute();
+  }
+
+  async findInDataset(datasetId: string, documentId: string): Promise<Document | undefined> {
+    const row = await this.db
+      .selectFrom("documents")
+      .selectAll()
+      .where("id", "=", documentId)
+      .where("dataset_id", "=", datasetId)
+      .executeTakeFirst();
+    return row && documentFromRow(row);
+  }
+
+  async findUploadFile(fileId: string): Promise<UploadFile | undefined> {
+    const row = await this.db
+      .selectFrom("upload_files")
+      .selectAll()
+      .where("id", "=", fileId)
+      .executeTakeFirst();
+    return (
+      row && {
+        id: row.id,
+        name: row.name,
+        size: row.size,
+        extension: row.extension,
+        mimeType: row.mime_type,
+        createdBy: row.created_by,
+        createdAt: row.created_at,
+      }
+    );
+  }
+
+  async chunkStats(documentId: string): Promise<ChunkStats> {
+    const row = await this.db
+      .selectFrom("chunks")
+      .select((eb) => [
+        eb.fn.countAll<number>().as("count"),
+        eb.fn.coalesce(eb.fn.sum<number>("hit_count"), eb.lit(0)).as("hitCount"),
+        eb.fn.coalesce(eb.fn.sum<number>("char_count"), eb.lit(0)).as("characters"),
+      ])
+      .where("document_id", "=", documentId)
+      .executeTakeFirstOrThrow();
+    return { count: Number(row.count), hitCount: Number(row.hitCount), characters: Number(row.characters) };
+  }
+
+  async countInDataset(datasetId: string): Promise<number> {
+    const row = await this.db
+      .selectFrom("documents")
+      .select((eb) => eb.fn.countAll<number>().as("count"))
+      .where("dataset_id", "=", datasetId)
+      .executeTakeFirstOrThrow();
+    return Number(row.count);
+  }
+}

@@ -1,0 +1,28 @@
+import type { EndUser } from "@service-api/domain";
+import type { EndUserRepository } from "@service-api/ports";
+import type { Kysely } from "kysely";
+import type { DatabaseSchema } from "../schema.js";
+import { updateAllBut } from "./rows.js";
+
+export class SqliteEndUserRepository implements EndUserRepository {
+  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+
+  async save(endUser: EndUser): Promise<void> {
+    const row = { id: endUser.id, app_id: endUser.appId, session_id: endUser.sessionId };
+    await this.db
+      .insertInto("end_users")
+      .values(row)
+      .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
+      .execute();
+  }
+
+  async findBySessionId(appId: string, sessionId: string): Promise<EndUser | undefined> {
+    const row = await this.db
+      .selectFrom("end_users")
+      .selectAll()
+      .where("app_id", "=", appId)
+      .where("session_id", "=", sessionId)
+      .executeTakeFirst();
+    return row && { id: row.id, appId: row.app_id, sessionId: row.session_id };
+  }
+}

@@ -1,0 +1,77 @@
+import type { MetadataEntry, MetadataField, MetadataFieldType } from "@service-api/domain";
+import type { MetadataRepository } from "@service-api/ports";
+import type { Kysely } from "kysely";
+import type { DatabaseSchema } from "../schema.js";
+import { updateAllBut } from "./rows.js";
+
+export class SqliteMetadataRepository implements MetadataRepository {
+  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+
+  async saveField(field: MetadataField): Promise<void> {
+    const row = {
+      id: field.id,
+      dataset_id: field.datasetId,
+      name: field.name,
+      type: field.type,
+      created_at: field.createdAt,
+    };
+    await this.db
+      .insertInto("metadata_fields")
+      .values(row)
+      .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
+      .execute();
+  }
+
+  async listFields(datasetId: string): Promise<MetadataField[]> {
+    const rows = await this.db
+      .selectFrom("metadata_fields")
+      .selectAll()
+      .where("dataset_id", "=", datasetId)
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      datasetId: row.dataset_id,
+      name: row.name,
+      type: row.type as MetadataFieldType,
+      createdAt: row.created_at,
+    }));
+  }
+
+  async setValue(documentId: string, fieldId: string, value: string): Promise<void> {
+    await this.db
+      .insertInto("document_metadata_values")
+      .values({ document_id: documentId, field_id: fieldId, value })
+      .onConflict((conflict) => conflict.columns(["document_id", "field_id"]).doUpdateSet({ value }))
+      .execute();
+  }
+
+  async valuesOf(documentId: string): Promise<MetadataEntry[]> {
+    const rows = await this.db
+      .selectFrom("document_metadata_values as value")
+      .innerJoin("metadata_fields as field", "field.id", "value.field_id")
+      .select(["field.id", "field.name", "field.type", "value.value"])
+      .where("value.document_id", "=", documentId)
+      .orderBy("field.created_at")
+      .orderBy("field.id")
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      type: row.type as MetadataFieldType,
+      value: row.value,
+    }));
+  }
+
+  async countDocumentsPerField(datasetId: string): Promise<Map<string, number>> {
+    const rows = await this.db
+      .selectFrom("metadata_fields as field")
+      .innerJoin("document_metadata_values as value", "value.field_id", "field.id")
+      .select((eb) => ["field.id", eb.fn.countAll<number>().as("count")])
+      .where("field.dataset_id", "=", datasetId)
+      .groupBy("field.id")
+      .execute();
+    return new Map(rows.map((row) => [row.id, Number(row.count)]));
+  }
+}

@@ -1,0 +1,194 @@
+import type { Generated } from "kysely";
+
+/** Table types of the SQLite schema. snake_case as in SQL; booleans are 0/1; JSON is text. */
+export interface WorkspaceTable {
+  id: string;
+  name: string;
+  status: string;
+}
+
+export interface MemberTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+}
+
+export interface ApiKeyTable {
+  id: string;
+  kind: string;
+  workspace_id: string;
+  app_id: string | null;
+  token_hash: string;
+  display_prefix: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
+/** The three columns that hold a processing rule inline. */
+export interface ProcessRuleColumns {
+  process_rule_id: string;
+  process_rule_mode: string;
+  process_rule_rules: string;
+}
+
+export interface DatasetTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  enable_api: number;
+  built_in_field_enabled: number;
+  /** All three null when the dataset has no processing rule. */
+  process_rule_id: string | null;
+  process_rule_mode: string | null;
+  process_rule_rules: string | null;
+  created_at: number;
+}
+
+export interface UploadFileTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  size: number;
+  extension: string;
+  mime_type: string;
+  created_by: string;
+  created_at: number;
+}
+
+export interface DocumentTable extends ProcessRuleColumns {
+  id: string;
+  dataset_id: string;
+  position: number;
+  data_source_type: string;
+  upload_file_id: string | null;
+  name: string;
+  created_from: string;
+  created_by: string;
+  created_at: number;
+  updated_at: number | null;
+  tokens: number;
+  word_count: number;
+  indexing_status: string;
+  is_paused: number;
+  error: string | null;
+  enabled: number;
+  disabled_at: number | null;
+  disabled_by: string | null;
+  archived: number;
+  doc_form: string;
+  doc_language: string;
+  doc_type: string | null;
+  completed_at: number | null;
+  indexing_latency: number | null;
+  summary_index_status: string | null;
+  need_summary: number;
+}
+
+export interface ChunkTable {
+  id: string;
+  document_id: string;
+  position: number;
+  content: string;
+  char_count: number;
+  hit_count: number;
+}
+
+export interface MetadataFieldTable {
+  id: string;
+  dataset_id: string;
+  name: string;
+  type: string;
+  created_at: number;
+}
+
+export interface DocumentMetadataValueTable {
+  document_id: string;
+  field_id: string;
+  value: string;
+}
+
+export interface TagTable {
+  id: string;
+  workspace_id: string;
+  type: string;
+  name: string;
+}
+
+export interface TagBindingTable {
+  seq: Generated<number>;
+  id: string;
+  workspace_id: string;
+  tag_id: string;
+  target_id: string;
+  created_at: number;
+}
+
+export interface AppTable {
+  id: string;
+  workspace_id: string;
+  name: string;
+  mode: string;
+  enable_api: number;
+  status: string;
+}
+
+export interface SiteTable {
+  app_id: string;
+  title: string;
+  chat_color_theme: string;
+  chat_color_theme_inverted: number;
+  icon_type: string;
+  icon: string;
+  icon_background: string;
+  description: string;
+  copyright: string;
+  privacy_policy: string;
+  input_placeholder: string | null;
+  custom_disclaimer: string;
+  default_language: string;
+  show_workflow_steps: number;
+  use_icon_as_answer_icon: number;
+}
+
+export interface EndUserTable {
+  id: string;
+  app_id: string;
+  session_id: string;
+}
+
+export interface ConversationTable {
+  id: string;
+  app_id: string;
+  end_user_id: string;
+  is_deleted: number;
+}
+
+export interface ConversationVariableTable {
+  conversation_id: string;
+  id: string;
+  name: string;
+  value_type: string;
+  value: string;
+  description: string;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface DatabaseSchema {
+  workspaces: WorkspaceTable;
+  members: MemberTable;
+  api_keys: ApiKeyTable;
+  datasets: DatasetTable;
+  upload_files: UploadFileTable;
+  documents: DocumentTable;
+  chunks: ChunkTable;
+  metadata_fields: MetadataFieldTable;
+  document_metadata_values: DocumentMetadataValueTable;
+  tags: TagTable;
+  tag_bindings: TagBindingTable;
+  apps: AppTable;
+  sites: SiteTable;
+  end_users: EndUserTable;
+  conversations: ConversationTable;
+  conversation_variables: ConversationVariableTable;
+}
