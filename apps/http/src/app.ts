@@ -1,0 +1,39 @@
+import express, { type Express, Router } from "express";
+import type { DependencyContainer } from "tsyringe";
+import { errorHandler, unknownRoute } from "./http/error-handler.js";
+import { requestContext } from "./http/request-context.js";
+import { registerConversationVariableRoutes } from "./routes/conversation-variables.js";
+import { registerDocumentRoutes } from "./routes/documents.js";
+import { registerHealthRoutes } from "./routes/health.js";
+import { registerMetadataFieldRoutes } from "./routes/metadata-fields.js";
+import { registerSiteRoutes } from "./routes/site.js";
+import { registerTagBindingRoutes } from "./routes/tag-bindings.js";
+import { LOGGER } from "./tokens.js";
+
+/** The five operations under a router, to mount at `/v1` (or wherever the host app likes). */
+export function createServiceApiRouter(container: DependencyContainer): Router {
+  const router = Router({ caseSensitive: true, strict: false });
+  registerDocumentRoutes(router, container);
+  registerConversationVariableRoutes(router, container);
+  registerTagBindingRoutes(router, container);
+  registerMetadataFieldRoutes(router, container);
+  registerSiteRoutes(router, container);
+  return router;
+}
+
+/** The standalone app: `/v1` routes, `/healthz`, and the API's error shape for everything else. */
+export function createApp(container: DependencyContainer): Express {
+  const logger = container.resolve(LOGGER);
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("query parser", "simple");
+  app.use(requestContext(logger));
+  const root = Router();
+  registerHealthRoutes(root, container);
+  app.use(root);
+  app.use("/v1", createServiceApiRouter(container));
+  app.use(unknownRoute);
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,45 @@
+import { z } from "zod";
+
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+
+const environmentSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(5001),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  DATABASE_URL: z.string().min(1).default("file:./data/service-api.sqlite"),
+  LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
+  FILES_URL: z.url().optional(),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+});
+
+/** The server's settings, read once from the environment. */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  logLevel: (typeof LOG_LEVELS)[number];
+  /** Public base of image icons (`icon_url`); defaults to the server's own address. */
+  filesUrl: string;
+  /** How long a shutdown waits for in-flight requests before closing their connections. */
+  shutdownTimeoutMs: number;
+}
+
+export class ConfigError extends Error {}
+
+export function loadConfig(environment: Record<string, string | undefined> = process.env): Config {
+  const blanksRemoved = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== ""));
+  const parsed = environmentSchema.safeParse(blanksRemoved);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+    throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+  }
+  const { PORT, HOST, DATABASE_URL, LOG_LEVEL, FILES_URL, SHUTDOWN_TIMEOUT_MS } = parsed.data;
+  const publicHost = HOST === "0.0.0.0" || HOST === "::" ? "localhost" : HOST;
+  return {
+    port: PORT,
+    host: HOST,
+    databaseUrl: DATABASE_URL,
+    logLevel: LOG_LEVEL,
+    filesUrl: FILES_URL ?? `http://${publicHost}:${PORT}`,
+    shutdownTimeoutMs: SHUTDOWN_TIMEOUT_MS,
+  };
+}

@@ -1,0 +1,30 @@
+import type { ErrorRequestHandler, RequestHandler } from "express";
+import type { Logger } from "pino";
+import { errorBodyOf, HttpError, INTERNAL_ERROR } from "./http-error.js";
+
+/** Every route's last resort: a 404 in the API's error shape. */
+export const unknownRoute: RequestHandler = () => {
+  throw new HttpError(404, "not_found", "The requested URL was not found on the server.");
+};
+
+/** For a known path asked with a method it does not serve. */
+export function methodNotAllowed(allowed: readonly string[]): RequestHandler {
+  return (_req, res) => {
+    res.setHeader("Allow", allowed.join(", "));
+    throw new HttpError(405, "method_not_allowed", "The method is not allowed for the requested URL.");
+  };
+}
+
+/** Turns any error into `{status, code, message}`. Unknown errors are logged and answered 500, never echoed. */
+export function errorHandler(logger: Logger): ErrorRequestHandler {
+  return (error, _req, res, _next) => {
+    const body = errorBodyOf(error);
+    if (!body) logger.error({ requestId: res.locals.requestId, err: error }, "request failed");
+    const { status, code, message } = body ?? INTERNAL_ERROR;
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(status).json({ status, code, message });
+  };
+}

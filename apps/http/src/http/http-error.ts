@@ -1,0 +1,75 @@
+import { DomainError, type ErrorCode } from "@service-api/domain";
+
+/** Codes only the HTTP edge produces. */
+export type HttpErrorCode =
+  | "unsupported_media_type"
+  | "request_entity_too_large"
+  | "method_not_allowed"
+  | "service_unavailable"
+  | "unknown";
+
+/** A failure found at the edge, before any use case runs. */
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode | HttpErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** The one table from domain error code to HTTP status. */
+const STATUS_BY_CODE: Record<ErrorCode, number> = {
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  invalid_metadata: 400,
+  invalid_param: 400,
+  not_chat_app: 400,
+  bad_request: 400,
+};
+
+export interface ErrorBody {
+  status: number;
+  code: string;
+  message: string;
+}
+
+export const INTERNAL_ERROR: ErrorBody = { status: 500, code: "unknown", message: "Internal Server Error" };
+export const INVALID_JSON = "Invalid JSON payload received or JSON payload is empty.";
+
+/** Errors that body-parser raises, by their `type`. */
+const BODY_PARSER_ERRORS: Record<string, ErrorBody> = {
+  "entity.too.large": {
+    status: 413,
+    code: "request_entity_too_large",
+    message: "The data value transmitted exceeds the capacity limit (1 MB).",
+  },
+  "entity.parse.failed": { status: 400, code: "bad_request", message: INVALID_JSON },
+  "entity.verify.failed": { status: 400, code: "bad_request", message: INVALID_JSON },
+  "request.aborted": { status: 400, code: "bad_request", message: "The request was aborted." },
+  "request.size.invalid": {
+    status: 400,
+    code: "bad_request",
+    message: "The request body does not match its length.",
+  },
+  "encoding.unsupported": {
+    status: 415,
+    code: "unsupported_media_type",
+    message: "Unsupported content encoding.",
+  },
+  "charset.unsupported": { status: 415, code: "unsupported_media_type", message: "Unsupported charset." },
+};
+
+/** The `{status, code, message}` body for any error; `undefined` for one that must stay internal. */
+export function errorBodyOf(error: unknown): ErrorBody | undefined {
+  if (error instanceof DomainError)
+    return { status: STATUS_BY_CODE[error.code], code: error.code, message: error.message };
+  if (error instanceof HttpError) return { status: error.status, code: error.code, message: error.message };
+  const type = (error as { type?: unknown } | null)?.type;
+  if (typeof type === "string" && type in BODY_PARSER_ERRORS) return BODY_PARSER_ERRORS[type];
+  if (error instanceof URIError)
+    return { status: 400, code: "bad_request", message: "The URL is not valid." };
+  return undefined;
+}

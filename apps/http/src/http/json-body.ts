@@ -1,0 +1,27 @@
+import express, { type RequestHandler } from "express";
+import { HttpError, INVALID_JSON } from "./http-error.js";
+
+const JSON_TYPE = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+export const BODY_LIMIT = "1mb";
+
+const hasBody = (headers: Record<string, string | string[] | undefined>) =>
+  headers["transfer-encoding"] !== undefined ||
+  (headers["content-length"] !== undefined && headers["content-length"] !== "0");
+
+const requireJsonType: RequestHandler = (req, _res, next) => {
+  if (!JSON_TYPE.test(req.get("content-type") ?? "")) {
+    throw new HttpError(
+      415,
+      "unsupported_media_type",
+      "Did not attempt to load JSON data because the request Content-Type was not 'application/json'.",
+    );
+  }
+  if (!hasBody(req.headers)) throw new HttpError(400, "bad_request", INVALID_JSON);
+  next();
+};
+
+/** A JSON body, checked in the reference's order: media type (415), size (413), syntax (400). */
+export const jsonBody: RequestHandler[] = [
+  requireJsonType,
+  express.json({ limit: BODY_LIMIT, strict: true, type: () => true }),
+];

@@ -1,0 +1,6 @@
+export * from "./app.js";
+export * from "./config.js";
+export * from "./container.js";
+export * from "./logger.js";
+export * from "./server.js";
+export * from "./tokens.js";

@@ -1,0 +1,79 @@
+import type {
+  DocumentMetadataOnly,
+  DocumentView,
+  DocumentWithoutMetadata,
+  MetadataEntry,
+  ProcessRule,
+  UploadFile,
+} from "@service-api/domain";
+
+const presentFile = (file: UploadFile) => ({
+  id: file.id,
+  name: file.name,
+  size: file.size,
+  extension: file.extension,
+  mime_type: file.mimeType,
+  created_by: file.createdBy,
+  created_at: file.createdAt,
+});
+
+const presentRule = (rule: ProcessRule | undefined) =>
+  rule ? { id: rule.id, mode: rule.mode, rules: rule.rules } : {};
+
+const presentMetadata = (entries: MetadataEntry[]) =>
+  entries.map(({ id, name, type, value }) => ({ id, name, type, value }));
+
+/** Every field but `doc_metadata`, in Dify's order; `doc_metadata` goes after `doc_type` when shown. */
+function presentFields(document: DocumentWithoutMetadata, metadata?: MetadataEntry[]) {
+  return {
+    id: document.id,
+    position: document.position,
+    data_source_type: document.dataSourceType,
+    data_source_info: document.uploadFile ? { upload_file: presentFile(document.uploadFile) } : {},
+    dataset_process_rule_id: document.processRuleId,
+    dataset_process_rule: presentRule(document.datasetProcessRule),
+    document_process_rule: presentRule(document.documentProcessRule),
+    name: document.name,
+    created_from: document.createdFrom,
+    created_by: document.createdBy,
+    created_at: document.createdAt,
+    tokens: document.tokens,
+    indexing_status: document.indexingStatus,
+    error: document.error,
+    enabled: document.enabled,
+    disabled_at: document.disabledAt,
+    disabled_by: document.disabledBy,
+    archived: document.archived,
+    display_status: document.displayStatus,
+    hit_count: document.hitCount,
+    doc_form: document.docForm,
+    doc_language: document.docLanguage,
+    doc_type: document.docType,
+    ...(metadata && { doc_metadata: presentMetadata(metadata) }),
+    completed_at: document.completedAt,
+    updated_at: document.updatedAt,
+    indexing_latency: document.indexingLatency,
+    segment_count: document.segmentCount,
+    average_segment_length: document.averageSegmentLength,
+    summary_index_status: document.summaryIndexStatus,
+    need_summary: document.needSummary,
+  };
+}
+
+const presentOnly = (document: DocumentMetadataOnly) => ({
+  id: document.id,
+  doc_type: document.docType,
+  doc_metadata: presentMetadata(document.docMetadata),
+});
+
+/** The Get Document body for the requested view. */
+export function presentDocument(result: DocumentView) {
+  switch (result.view) {
+    case "only":
+      return presentOnly(result.document);
+    case "without":
+      return presentFields(result.document);
+    default:
+      return presentFields(result.document, result.document.docMetadata);
+  }
+}

@@ -1,0 +1,21 @@
+import type { WebAppSettings } from "@service-api/application";
+
+export function presentWebAppSettings(settings: WebAppSettings) {
+  return {
+    title: settings.title,
+    chat_color_theme: settings.chatColorTheme,
+    chat_color_theme_inverted: settings.chatColorThemeInverted,
+    icon_type: settings.iconType,
+    icon: settings.icon,
+    icon_background: settings.iconBackground,
+    icon_url: settings.iconUrl,
+    description: settings.description,
+    copyright: settings.copyright,
+    privacy_policy: settings.privacyPolicy,
+    input_placeholder: settings.inputPlaceholder,
+    custom_disclaimer: settings.customDisclaimer,
+    default_language: settings.defaultLanguage,
+    show_workflow_steps: settings.showWorkflowSteps,
+    use_icon_as_answer_icon: settings.useIconAsAnswerIcon,
+  };
+}

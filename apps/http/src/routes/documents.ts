@@ -1,0 +1,24 @@
+import type { Router } from "express";
+import type { DependencyContainer } from "tsyringe";
+import { requireDatasetKey, workspaceOf } from "../http/authenticate.js";
+import { methodNotAllowed } from "../http/error-handler.js";
+import { firstQueryValue, pathId } from "../http/params.js";
+import { presentDocument } from "../presenters/document-presenter.js";
+import { AUTHENTICATE_API_KEY, GET_DOCUMENT } from "../tokens.js";
+
+/** Get Document: `GET /datasets/{dataset_id}/documents/{document_id}?metadata=all|only|without`. */
+export function registerDocumentRoutes(router: Router, container: DependencyContainer): void {
+  const getDocument = container.resolve(GET_DOCUMENT);
+  router
+    .route("/datasets/:dataset_id/documents/:document_id")
+    .get(requireDatasetKey(container.resolve(AUTHENTICATE_API_KEY)), async (req, res) => {
+      const view = await getDocument.execute({
+        workspaceId: workspaceOf(res),
+        datasetId: pathId(req.params.dataset_id),
+        documentId: pathId(req.params.document_id),
+        metadata: firstQueryValue(req.query.metadata),
+      });
+      res.json(presentDocument(view));
+    })
+    .all(methodNotAllowed(["GET", "HEAD"]));
+}

@@ -1,0 +1,17 @@
+import type { Router } from "express";
+import type { DependencyContainer } from "tsyringe";
+import { appOf, requireAppKey } from "../http/authenticate.js";
+import { methodNotAllowed } from "../http/error-handler.js";
+import { presentWebAppSettings } from "../presenters/web-app-settings-presenter.js";
+import { AUTHENTICATE_API_KEY, GET_WEB_APP_SETTINGS } from "../tokens.js";
+
+/** Get App WebApp Settings: `GET /site`. */
+export function registerSiteRoutes(router: Router, container: DependencyContainer): void {
+  const getSettings = container.resolve(GET_WEB_APP_SETTINGS);
+  router
+    .route("/site")
+    .get(requireAppKey(container.resolve(AUTHENTICATE_API_KEY)), async (_req, res) => {
+      res.json(presentWebAppSettings(await getSettings.execute(appOf(res))));
+    })
+    .all(methodNotAllowed(["GET", "HEAD"]));
+}

@@ -1,0 +1,29 @@
+import type {
+  AuthenticateApiKey,
+  BindTagsToDataset,
+  GetDocument,
+  GetWebAppSettings,
+  ListMetadataFields,
+  UpdateConversationVariable,
+} from "@service-api/application";
+import type { Clock, IdGenerator, Store, TokenHasher } from "@service-api/ports";
+import type { Logger } from "pino";
+import type { InjectionToken } from "tsyringe";
+import type { Config } from "./config.js";
+
+/** Every dependency of the app, by a typed token: the compiler checks what each resolves to. */
+export const CONFIG: InjectionToken<Config> = Symbol("Config");
+export const LOGGER: InjectionToken<Logger> = Symbol("Logger");
+export const STORE: InjectionToken<Store> = Symbol("Store");
+export const CLOCK: InjectionToken<Clock> = Symbol("Clock");
+export const ID_GENERATOR: InjectionToken<IdGenerator> = Symbol("IdGenerator");
+export const TOKEN_HASHER: InjectionToken<TokenHasher> = Symbol("TokenHasher");
+
+export const AUTHENTICATE_API_KEY: InjectionToken<AuthenticateApiKey> = Symbol("AuthenticateApiKey");
+export const GET_DOCUMENT: InjectionToken<GetDocument> = Symbol("GetDocument");
+export const UPDATE_CONVERSATION_VARIABLE: InjectionToken<UpdateConversationVariable> = Symbol(
+  "UpdateConversationVariable",
+);
+export const BIND_TAGS_TO_DATASET: InjectionToken<BindTagsToDataset> = Symbol("BindTagsToDataset");
+export const LIST_METADATA_FIELDS: InjectionToken<ListMetadataFields> = Symbol("ListMetadataFields");
+export const GET_WEB_APP_SETTINGS: InjectionToken<GetWebAppSettings> = Symbol("GetWebAppSettings");
