@@ -12,8 +12,8 @@ const extract: Extract = JSON.parse(
 
 // The document is OpenAPI 3.0: `nullable` is understood by Ajv itself; `url` is not a JSON Schema format.
 const ajv = new Ajv({ strict: false, allErrors: true });
-const addFormats = (formats as unknown as { default?: typeof formats }).default ?? formats;
-addFormats(ajv);
+// ajv-formats is CommonJS: under Node's ESM its plugin is the `default` of module.exports.
+formats.default(ajv);
 ajv.addFormat("url", (value: string) => URL.canParse(value));
 
 const validators = new Map<OperationId, ValidateFunction>();

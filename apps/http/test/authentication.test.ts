@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { call } from "./support/http.js";
+import { type SeededWorkspace, seedWorkspace } from "./support/seed.js";
+import { startTestServer, type TestServer } from "./support/test-server.js";
+
+let server: TestServer;
+let world: SeededWorkspace;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  world = await seedWorkspace(server.store.repositories);
+});
+afterAll(() => server.stop());
+
+/** One request per operation; each takes the key as its bearer token. */
+const OPERATIONS = {
+  "Get Document": {
+    kind: "dataset",
+    request: () => ["GET", `/v1/datasets/${world.dataset.id}/documents/${world.document.id}`] as const,
+  },
+  "List Metadata Fields": {
+    kind: "dataset",
+    request: () => ["GET", `/v1/datasets/${world.dataset.id}/metadata`] as const,
+  },
+  "Create Tag Binding": { kind: "dataset", request: () => ["POST", "/v1/datasets/tags/binding"] as const },
+  "Update Conversation Variable": {
+    kind: "app",
+    request: () =>
+      ["PUT", `/v1/conversations/${world.conversation.id}/variables/${world.variable.id}`] as const,
+  },
+  "Get App WebApp Settings": { kind: "app", request: () => ["GET", "/v1/site"] as const },
+} as const satisfies Record<string, { kind: "app" | "dataset"; request: () => readonly [string, string] }>;
+
+const BODIES: Record<string, unknown> = {
+  POST: { tag_ids: ["x"], target_id: "y" },
+  PUT: { value: "x", user: "alice" },
+};
+
+function send(name: keyof typeof OPERATIONS, headers: Record<string, string>) {
+  const [method, path] = OPERATIONS[name].request();
+  return call(server.url, method, path, { headers, body: BODIES[method] });
+}
+
+const unauthorized = (message: string) => ({ status: 401, code: "unauthorized", message });
+
+describe.each(Object.keys(OPERATIONS) as (keyof typeof OPERATIONS)[])("authentication of %s", (name) => {
+  const ownKey = () => (OPERATIONS[name].kind === "app" ? world.apps["advanced-chat"].key : world.datasetKey);
+  const otherKindKey = () =>
+    OPERATIONS[name].kind === "app" ? world.datasetKey : world.apps["advanced-chat"].key;
+
+  it("answers 401 without an Authorization header", async () => {
+    const response = await send(name, {});
+    expect(response.body).toEqual(
+      unauthorized("Authorization header must be provided and start with 'Bearer'"),
+    );
+  });
+
+  it("answers 401 for another scheme or a malformed header", async () => {
+    for (const header of [`Basic ${ownKey()}`, "Bearer", `Bearer ${ownKey()} extra`, ownKey()]) {
+      const response = await send(name, { authorization: header });
+      expect(response.body).toEqual(unauthorized("Authorization scheme must be 'Bearer'"));
+    }
+  });
+
+  it("answers 401 for an unknown key", async () => {
+    const unknown =
+      OPERATIONS[name].kind === "app" ? "app-unknownunknownunknown" : "ds-unknownunknownunknown";
+    expect((await send(name, { authorization: `Bearer ${unknown}` })).body).toEqual(
+      unauthorized("Access token is invalid"),
+    );
+  });
+
+  it("answers 401 for a valid key of the other kind", async () => {
+    const response = await send(name, { authorization: `Bearer ${otherKindKey()}` });
+    expect(response.body).toEqual(unauthorized("Access token is invalid"));
+  });
+
+  it("accepts the scheme in any case", async () => {
+    const response = await send(name, { authorization: `bEaReR ${ownKey()}` });
+    expect(response.status).not.toBe(401);
+  });
+});
+
+describe("API keys", () => {
+  it("are stored only as hashes", async () => {
+    const stored = await server.store.repositories.apiKeys.findByTokenHash("anything");
+    expect(stored).toBeUndefined();
+    const { createHash } = await import("node:crypto");
+    const key = await server.store.repositories.apiKeys.findByTokenHash(
+      createHash("sha256").update(world.datasetKey).digest("hex"),
+    );
+    expect(key).toBeDefined();
+    expect(JSON.stringify(key)).not.toContain(world.datasetKey.slice(3));
+  });
+
+  it("never appear in the logs", async () => {
+    await send("Get Document", { authorization: `Bearer ${world.datasetKey}` });
+    await send("Get App WebApp Settings", { authorization: `Bearer ${world.apps["advanced-chat"].key}` });
+    await send("Get Document", { authorization: "Bearer ds-wrongwrongwrongwrong" });
+    const logs = server.logText();
+    expect(logs).toContain('"status":200');
+    for (const secret of [world.datasetKey, world.apps["advanced-chat"].key, "ds-wrongwrongwrongwrong"]) {
+      expect(logs).not.toContain(secret.slice(3));
+    }
+  });
+
+  it("record when they were last used", async () => {
+    const { createHash } = await import("node:crypto");
+    const hash = createHash("sha256").update(world.datasetKey).digest("hex");
+    await send("List Metadata Fields", { authorization: `Bearer ${world.datasetKey}` });
+    const key = await server.store.repositories.apiKeys.findByTokenHash(hash);
+    expect(key?.lastUsedAt).toBeGreaterThan(Date.now() / 1000 - 60);
+  });
+});
