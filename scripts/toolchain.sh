@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Runs a command with the project's toolchain: Node 24 (.nvmrc) and pnpm (packageManager).
+# Runs a command with the project's toolchain: Node 24 (.nvmrc) and pnpm (devEngines.packageManager).
 # When the machine's Node is older than 22, or pnpm is missing, both come from the npm registry
 # into .toolchain/ (the system's Node is left alone). Then dependencies are installed.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 node_version=$(tr -d '[:space:]' < .nvmrc)
-pnpm_version=$(sed -n 's/.*"packageManager": *"pnpm@\([^"]*\)".*/\1/p' package.json)
+pnpm_version=$(node -p 'require("./package.json").devEngines.packageManager.version')
 
 system_is_enough() {
   command -v node >/dev/null 2>&1 && command -v pnpm >/dev/null 2>&1 &&

@@ -1,0 +1,103 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openSqliteStore } from "@service-api/adapters-sqlite";
+import { afterEach, describe, expect, it } from "vitest";
+import { seedWorkspace } from "./support/seed.js";
+import { type ServerProcess, spawnServer } from "./support/server-process.js";
+
+const directories: string[] = [];
+const processes: ServerProcess[] = [];
+function workingDirectory() {
+  const directory = mkdtempSync(join(tmpdir(), "service-api-process-"));
+  directories.push(directory);
+  return directory;
+}
+afterEach(() => {
+  for (const { child } of processes.splice(0)) child.kill("SIGKILL");
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+/** Sends the request line, headers and the first part of the body; the rest waits for `finish`. */
+function partialRequest(url: string, head: string, body: string, sentBytes: number) {
+  const { hostname, port } = new URL(url);
+  const socket = connect(Number(port), hostname);
+  let response = "";
+  socket.on("data", (chunk) => {
+    response += chunk.toString("utf8");
+  });
+  const ended = new Promise<string>((resolve) => socket.on("close", () => resolve(response)));
+  socket.write(
+    `${head}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body.slice(0, sentBytes)}`,
+  );
+  return { finish: () => socket.write(body.slice(sentBytes)), ended };
+}
+
+describe("the server process", () => {
+  it("starts on the embedded SQLite default under ./data and answers /healthz", async () => {
+    const cwd = workingDirectory();
+    const server = await spawnServer(cwd, {});
+    processes.push(server);
+    expect(server.lines.find((line) => line.msg === "listening")).toMatchObject({ database: "sqlite" });
+    const response = await fetch(`${server.url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: "ok" });
+    expect(existsSync(join(cwd, "data", "service-api.sqlite"))).toBe(true);
+  });
+
+  it("finishes an in-flight request on SIGTERM, refuses new ones, closes the database and exits 0", async () => {
+    const cwd = workingDirectory();
+    const databasePath = join(cwd, "kb.sqlite");
+    const server = await spawnServer(cwd, { DATABASE_URL: `file:${databasePath}` });
+    processes.push(server);
+    const seeding = await openSqliteStore({ databaseUrl: databasePath });
+    const world = await seedWorkspace(seeding.repositories);
+
+    const body = JSON.stringify({ value: "finished during shutdown", user: "alice" });
+    const request = partialRequest(
+      server.url,
+      [
+        `PUT /v1/conversations/${world.conversation.id}/variables/${world.variable.id} HTTP/1.1`,
+        `Host: 127.0.0.1`,
+        `Authorization: Bearer ${world.apps["advanced-chat"].key}`,
+        "Content-Type: application/json",
+      ].join("\r\n"),
+      body,
+      10,
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    server.child.kill("SIGTERM");
+    await server.waitForLine((line) => line.msg === "shutting down");
+    await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
+
+    request.finish();
+    const response = await request.ended;
+    expect(response).toMatch(/^HTTP\/1\.1 200 /);
+    expect(response).toContain('"value":"finished during shutdown"');
+    const { code } = await server.exited;
+    expect(code).toBe(0);
+    expect(server.lines.at(-1)).toMatchObject({ msg: "stopped" });
+    expect(
+      (await seeding.repositories.conversations.findVariable(world.conversation.id, world.variable.id))
+        ?.value,
+    ).toBe("finished during shutdown");
+    await seeding.close();
+  });
+
+  it("stops on SIGINT too", async () => {
+    const server = await spawnServer(workingDirectory(), {});
+    processes.push(server);
+    server.child.kill("SIGINT");
+    expect((await server.exited).code).toBe(0);
+    expect(server.lines.map((line) => line.msg)).toEqual(
+      expect.arrayContaining(["shutting down", "stopped"]),
+    );
+  });
+
+  it("refuses a bad configuration with a clear message and exit code 1", async () => {
+    await expect(spawnServer(workingDirectory(), { PORT: "not-a-port", LOG_LEVEL: "loud" })).rejects.toThrow(
+      /Invalid configuration: PORT: .*LOG_LEVEL: /,
+    );
+  });
+});

@@ -1,0 +1,59 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+export const MAIN = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
+
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  /** Parsed JSON log lines so far. */
+  lines: Record<string, unknown>[];
+  waitForLine(predicate: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
+  exited: Promise<{ code: number | null; stderr: string }>;
+}
+
+/** Runs the built server (what `npm start` runs) as a child process and waits until it listens. */
+export async function spawnServer(cwd: string, environment: Record<string, string>): Promise<ServerProcess> {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (turbo's test task does).`);
+  const child = spawn(process.execPath, [MAIN], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", ...environment },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const lines: Record<string, unknown>[] = [];
+  const waiters: (() => void)[] = [];
+  let buffered = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    buffered += chunk.toString("utf8");
+    const complete = buffered.split("\n");
+    buffered = complete.pop() ?? "";
+    for (const text of complete.filter(Boolean)) lines.push(JSON.parse(text));
+    for (const wake of waiters.splice(0)) wake();
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  const exited = new Promise<{ code: number | null; stderr: string }>((resolve) => {
+    child.on("exit", (code) => {
+      for (const wake of waiters.splice(0)) wake();
+      resolve({ code, stderr });
+    });
+  });
+  const waitForLine = async (predicate: (line: Record<string, unknown>) => boolean) => {
+    for (;;) {
+      const found = lines.find(predicate);
+      if (found) return found;
+      if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}): ${stderr}`);
+      await new Promise<void>((resolve) => waiters.push(resolve));
+    }
+  };
+  const listening = await Promise.race([
+    waitForLine((line) => line.msg === "listening"),
+    exited.then(({ code }) => {
+      throw new Error(`server exited with ${code} before listening: ${stderr}`);
+    }),
+  ]);
+  return { child, url: String(listening.url), lines, waitForLine, exited };
+}
