@@ -33,13 +33,18 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
   }
   const { PORT, HOST, DATABASE_URL, LOG_LEVEL, FILES_URL, SHUTDOWN_TIMEOUT_MS } = parsed.data;
-  const publicHost = HOST === "0.0.0.0" || HOST === "::" ? "localhost" : HOST;
   return {
     port: PORT,
     host: HOST,
     databaseUrl: DATABASE_URL,
     logLevel: LOG_LEVEL,
-    filesUrl: FILES_URL ?? `http://${publicHost}:${PORT}`,
+    filesUrl: FILES_URL ?? `http://${publicHostOf(HOST)}:${PORT}`,
     shutdownTimeoutMs: SHUTDOWN_TIMEOUT_MS,
   };
+}
+
+/** A host a client can use: the loopback name for a wildcard bind, brackets for IPv6. */
+export function publicHostOf(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "localhost";
+  return host.includes(":") ? `[${host}]` : host;
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { openSqliteStore } from "@service-api/adapters-sqlite";
 import type { Logger } from "pino";
 import { createApp } from "./app.js";
-import type { Config } from "./config.js";
+import { type Config, publicHostOf } from "./config.js";
 import { createContainer } from "./container.js";
 
 export interface RunningServer {
@@ -30,7 +30,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     throw error;
   }
   const { port } = server.address() as AddressInfo;
-  const host = config.host.includes(":") ? `[${config.host}]` : config.host;
+  const host = publicHostOf(config.host);
   let closing: Promise<void> | undefined;
   const close = () => {
     closing ??= shutDown(server, config.shutdownTimeoutMs).then(() => store.close());

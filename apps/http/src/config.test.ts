@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.js";
+
+describe("loadConfig", () => {
+  it("has defaults for everything", () => {
+    expect(loadConfig({})).toEqual({
+      port: 5001,
+      host: "0.0.0.0",
+      databaseUrl: "file:./data/service-api.sqlite",
+      logLevel: "info",
+      filesUrl: "http://localhost:5001",
+      shutdownTimeoutMs: 10_000,
+    });
+  });
+
+  it("reads every variable, treating empty ones as unset", () => {
+    const config = loadConfig({
+      PORT: "8080",
+      HOST: "127.0.0.1",
+      DATABASE_URL: "file:/srv/kb.sqlite",
+      LOG_LEVEL: "warn",
+      FILES_URL: "https://files.example.com",
+      SHUTDOWN_TIMEOUT_MS: "500",
+      UNRELATED: "x",
+    });
+    expect(config).toEqual({
+      port: 8080,
+      host: "127.0.0.1",
+      databaseUrl: "file:/srv/kb.sqlite",
+      logLevel: "warn",
+      filesUrl: "https://files.example.com",
+      shutdownTimeoutMs: 500,
+    });
+    expect(loadConfig({ PORT: "", LOG_LEVEL: "" }).port).toBe(5001);
+  });
+
+  it("names every invalid variable", () => {
+    expect(() => loadConfig({ PORT: "70000", FILES_URL: "not a url" })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: "70000", FILES_URL: "not a url" })).toThrow(/PORT: .*FILES_URL: /);
+  });
+
+  it("brackets an IPv6 host in the default files URL", () => {
+    expect(loadConfig({ HOST: "::1", PORT: "9" }).filesUrl).toBe("http://[::1]:9");
+  });
+});
