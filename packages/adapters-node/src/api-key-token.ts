@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { API_KEY_PREFIXES, type ApiKeyKind } from "@service-api/domain";
+import type { TokenGenerator } from "@service-api/ports";
 
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 /** 40 characters of 62 symbols: about 238 bits. */
@@ -21,4 +22,10 @@ export function generateApiKeyToken(kind: ApiKeyKind): string {
 export function displayPrefixOf(token: string): string {
   const kindPrefix = token.startsWith(API_KEY_PREFIXES.app) ? API_KEY_PREFIXES.app : API_KEY_PREFIXES.dataset;
   return token.slice(0, kindPrefix.length + 4);
+}
+
+export class RandomTokenGenerator implements TokenGenerator {
+  generate(kind: ApiKeyKind): string {
+    return generateApiKeyToken(kind);
+  }
 }

@@ -1,10 +1,11 @@
 import {
   describeClockContract,
   describeIdGeneratorContract,
+  describeTokenGeneratorContract,
   describeTokenHasherContract,
 } from "@service-api/ports/testing";
 import { describe, expect, it } from "vitest";
-import { displayPrefixOf, generateApiKeyToken } from "./api-key-token.js";
+import { displayPrefixOf, generateApiKeyToken, RandomTokenGenerator } from "./api-key-token.js";
 import { RandomUuidGenerator } from "./random-uuid-generator.js";
 import { Sha256TokenHasher } from "./sha256-token-hasher.js";
 import { SystemClock } from "./system-clock.js";
@@ -12,6 +13,20 @@ import { SystemClock } from "./system-clock.js";
 describeClockContract(() => new SystemClock());
 describeIdGeneratorContract(() => new RandomUuidGenerator());
 describeTokenHasherContract(() => new Sha256TokenHasher());
+describeTokenGeneratorContract(() => new RandomTokenGenerator());
+
+describe("RandomUuidGenerator.derive", () => {
+  it("makes version 5 UUIDs with the RFC variant", () => {
+    expect(new RandomUuidGenerator().derive("a", "b")).toMatch(
+      /^[0-9a-f]{8}-[0-9a-f]{4}-5[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/,
+    );
+  });
+
+  it("keeps the parts apart", () => {
+    const ids = new RandomUuidGenerator();
+    expect(ids.derive("ab", "c")).not.toBe(ids.derive("a", "bc"));
+  });
+});
 
 describe("Sha256TokenHasher", () => {
   const hasher = new Sha256TokenHasher();

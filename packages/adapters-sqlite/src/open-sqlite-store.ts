@@ -47,6 +47,7 @@ export async function openSqliteStore({
   }
   return {
     repositories: createSqliteRepositories(db),
+    transaction: (work) => db.transaction().execute((trx) => work(createSqliteRepositories(trx))),
     ping: async () => {
       await sql`select 1`.execute(db);
     },

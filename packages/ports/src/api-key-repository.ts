@@ -8,4 +8,8 @@ export interface ApiKeyRepository {
   findByTokenHash(tokenHash: string): Promise<ApiKey | undefined>;
   /** Sets the key's last use; a missing key is ignored. */
   recordUse(id: string, at: number): Promise<void>;
+  /** Keys, oldest first (then by id), optionally only those of one workspace or one app. */
+  list(filter?: { workspaceId?: string; appId?: string }): Promise<ApiKey[]>;
+  /** Deletes the key; false when there was none. A deleted key authenticates nothing. */
+  delete(id: string): Promise<boolean>;
 }

@@ -6,9 +6,13 @@ export interface ConversationRepository {
   save(conversation: Conversation): Promise<void>;
   /** The app's conversation with this id, whatever its owner or deletion. */
   findInApp(appId: string, conversationId: string): Promise<Conversation | undefined>;
+  /** The app's conversations, deleted ones too, by id. */
+  listInApp(appId: string): Promise<Conversation[]>;
   /** Inserts or replaces the variable with this (conversation, id) pair: ids repeat across conversations. */
   saveVariable(variable: ConversationVariable): Promise<void>;
   findVariable(conversationId: string, variableId: string): Promise<ConversationVariable | undefined>;
+  /** The conversation's variables, by name then id. */
+  listVariables(conversationId: string): Promise<ConversationVariable[]>;
   /**
    * Sets the variable's value and `updatedAt` in one atomic write and returns the variable as
    * stored; absent when there is no such variable. Concurrent updates end with one of the values whole.

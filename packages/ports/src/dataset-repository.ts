@@ -6,4 +6,6 @@ export interface DatasetRepository {
   save(dataset: Dataset): Promise<void>;
   /** The dataset with this id if it belongs to this workspace; another workspace's is absent. */
   findInWorkspace(workspaceId: string, datasetId: string): Promise<Dataset | undefined>;
+  /** The workspace's datasets, oldest first (then by id). */
+  listInWorkspace(workspaceId: string): Promise<Dataset[]>;
 }

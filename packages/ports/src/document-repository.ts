@@ -8,10 +8,16 @@ export interface DocumentRepository {
   saveUploadFile(workspaceId: string, file: UploadFile): Promise<void>;
   /** Inserts or replaces these chunks (by id). Their documents must exist. */
   saveChunks(chunks: readonly Chunk[]): Promise<void>;
+  /** Makes these the document's only chunks: others of the document are deleted. */
+  replaceChunks(documentId: string, chunks: readonly Chunk[]): Promise<void>;
   /** The document with this id if it belongs to this dataset; one of another dataset is absent. */
   findInDataset(datasetId: string, documentId: string): Promise<Document | undefined>;
   /** The uploaded file with this id; absent when the file is gone. */
   findUploadFile(fileId: string): Promise<UploadFile | undefined>;
+  /** The dataset's documents, by position then id. */
+  listInDataset(datasetId: string): Promise<Document[]>;
+  /** The document's chunks, by position then id. */
+  listChunks(documentId: string): Promise<Chunk[]>;
   /** Count, total hit count and total characters of the document's chunks (all zero without chunks). */
   chunkStats(documentId: string): Promise<ChunkStats>;
   /** Number of documents in the dataset. */

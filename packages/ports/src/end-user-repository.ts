@@ -6,4 +6,5 @@ export interface EndUserRepository {
   save(endUser: EndUser): Promise<void>;
   /** The app's end user with this `user` string. Matching is exact (case-sensitive). */
   findBySessionId(appId: string, sessionId: string): Promise<EndUser | undefined>;
+  findById(id: string): Promise<EndUser | undefined>;
 }

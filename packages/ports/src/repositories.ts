@@ -24,6 +24,11 @@ export interface Repositories {
 /** A store that is open, and how to close it. */
 export interface Store {
   repositories: Repositories;
+  /**
+   * Runs `work` with repositories whose writes land all together when it resolves, or not at all
+   * when it rejects (the rejection is passed on). Other writers wait or retry as the store needs.
+   */
+  transaction<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>;
   /** Whether the store answers; for health checks. */
   ping(): Promise<void>;
   close(): Promise<void>;

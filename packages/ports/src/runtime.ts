@@ -1,3 +1,5 @@
+import type { ApiKeyKind } from "@service-api/domain";
+
 /** The current time. */
 export interface Clock {
   /** Unix time in whole seconds. */
@@ -8,6 +10,17 @@ export interface Clock {
 export interface IdGenerator {
   /** A new, unique, lowercase UUID string. */
   next(): string;
+  /**
+   * A lowercase UUID that is always the same for the same parts and (practically) never the same
+   * for others: how records without an id keep one across repeated imports.
+   */
+  derive(...parts: string[]): string;
+}
+
+/** New API key tokens. */
+export interface TokenGenerator {
+  /** A new secret token with the kind's prefix (`app-…`, `ds-…`), from a CSPRNG. */
+  generate(kind: ApiKeyKind): string;
 }
 
 /** One-way hashing of API key tokens. */

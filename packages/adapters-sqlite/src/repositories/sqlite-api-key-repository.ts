@@ -51,4 +51,16 @@ export class SqliteApiKeyRepository implements ApiKeyRepository {
   async recordUse(id: string, at: number): Promise<void> {
     await this.db.updateTable("api_keys").set({ last_used_at: at }).where("id", "=", id).execute();
   }
+
+  async list(filter: { workspaceId?: string; appId?: string } = {}): Promise<ApiKey[]> {
+    let query = this.db.selectFrom("api_keys").selectAll().orderBy("created_at").orderBy("id");
+    if (filter.workspaceId !== undefined) query = query.where("workspace_id", "=", filter.workspaceId);
+    if (filter.appId !== undefined) query = query.where("app_id", "=", filter.appId);
+    return (await query.execute()).map(apiKeyFromRow);
+  }
+
+  async delete(id: string): Promise<boolean> {
+    const result = await this.db.deleteFrom("api_keys").where("id", "=", id).executeTakeFirst();
+    return result.numDeletedRows > 0n;
+  }
 }

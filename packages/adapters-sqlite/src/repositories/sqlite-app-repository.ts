@@ -1,7 +1,7 @@
 import type { App, AppMode, Site } from "@service-api/domain";
 import type { AppRepository } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
-import type { DatabaseSchema, SiteTable } from "../schema.js";
+import type { AppTable, DatabaseSchema, SiteTable } from "../schema.js";
 import { fromFlag, toFlag, updateAllBut } from "./rows.js";
 
 function siteToRow(site: Site): SiteTable {
@@ -44,6 +44,15 @@ function siteFromRow(row: Selectable<SiteTable>): Site {
   };
 }
 
+const appFromRow = (row: Selectable<AppTable>): App => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  name: row.name,
+  mode: row.mode as AppMode,
+  enableApi: fromFlag(row.enable_api),
+  status: row.status as App["status"],
+});
+
 export class SqliteAppRepository implements AppRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
@@ -65,16 +74,18 @@ export class SqliteAppRepository implements AppRepository {
 
   async findById(id: string): Promise<App | undefined> {
     const row = await this.db.selectFrom("apps").selectAll().where("id", "=", id).executeTakeFirst();
-    return (
-      row && {
-        id: row.id,
-        workspaceId: row.workspace_id,
-        name: row.name,
-        mode: row.mode as AppMode,
-        enableApi: fromFlag(row.enable_api),
-        status: row.status as App["status"],
-      }
-    );
+    return row && appFromRow(row);
+  }
+
+  async listInWorkspace(workspaceId: string): Promise<App[]> {
+    const rows = await this.db
+      .selectFrom("apps")
+      .selectAll()
+      .where("workspace_id", "=", workspaceId)
+      .orderBy("name")
+      .orderBy("id")
+      .execute();
+    return rows.map(appFromRow);
   }
 
   async saveSite(site: Site): Promise<void> {

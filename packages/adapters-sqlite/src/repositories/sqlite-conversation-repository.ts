@@ -1,7 +1,7 @@
 import type { Conversation, ConversationVariable, VariableType } from "@service-api/domain";
 import type { ConversationRepository } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
-import type { ConversationVariableTable, DatabaseSchema } from "../schema.js";
+import type { ConversationTable, ConversationVariableTable, DatabaseSchema } from "../schema.js";
 import { fromFlag, toFlag, updateAllBut } from "./rows.js";
 
 function variableFromRow(row: Selectable<ConversationVariableTable>): ConversationVariable {
@@ -16,6 +16,13 @@ function variableFromRow(row: Selectable<ConversationVariableTable>): Conversati
     updatedAt: row.updated_at,
   };
 }
+
+const conversationFromRow = (row: Selectable<ConversationTable>): Conversation => ({
+  id: row.id,
+  appId: row.app_id,
+  endUserId: row.end_user_id,
+  isDeleted: fromFlag(row.is_deleted),
+});
 
 export class SqliteConversationRepository implements ConversationRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
@@ -41,14 +48,28 @@ export class SqliteConversationRepository implements ConversationRepository {
       .where("id", "=", conversationId)
       .where("app_id", "=", appId)
       .executeTakeFirst();
-    return (
-      row && {
-        id: row.id,
-        appId: row.app_id,
-        endUserId: row.end_user_id,
-        isDeleted: fromFlag(row.is_deleted),
-      }
-    );
+    return row && conversationFromRow(row);
+  }
+
+  async listInApp(appId: string): Promise<Conversation[]> {
+    const rows = await this.db
+      .selectFrom("conversations")
+      .selectAll()
+      .where("app_id", "=", appId)
+      .orderBy("id")
+      .execute();
+    return rows.map(conversationFromRow);
+  }
+
+  async listVariables(conversationId: string): Promise<ConversationVariable[]> {
+    const rows = await this.db
+      .selectFrom("conversation_variables")
+      .selectAll()
+      .where("conversation_id", "=", conversationId)
+      .orderBy("name")
+      .orderBy("id")
+      .execute();
+    return rows.map(variableFromRow);
   }
 
   async saveVariable(variable: ConversationVariable): Promise<void> {

@@ -52,4 +52,15 @@ export class SqliteDatasetRepository implements DatasetRepository {
       .executeTakeFirst();
     return row && datasetFromRow(row);
   }
+
+  async listInWorkspace(workspaceId: string): Promise<Dataset[]> {
+    const rows = await this.db
+      .selectFrom("datasets")
+      .selectAll()
+      .where("workspace_id", "=", workspaceId)
+      .orderBy("created_at")
+      .orderBy("id")
+      .execute();
+    return rows.map(datasetFromRow);
+  }
 }

@@ -55,6 +55,39 @@ export class SqliteDocumentRepository implements DocumentRepository {
       .execute();
   }
 
+  async replaceChunks(documentId: string, chunks: readonly Chunk[]): Promise<void> {
+    await this.db.deleteFrom("chunks").where("document_id", "=", documentId).execute();
+    await this.saveChunks(chunks);
+  }
+
+  async listInDataset(datasetId: string): Promise<Document[]> {
+    const rows = await this.db
+      .selectFrom("documents")
+      .selectAll()
+      .where("dataset_id", "=", datasetId)
+      .orderBy("position")
+      .orderBy("id")
+      .execute();
+    return rows.map(documentFromRow);
+  }
+
+  async listChunks(documentId: string): Promise<Chunk[]> {
+    const rows = await this.db
+      .selectFrom("chunks")
+      .select(["id", "document_id", "position", "content", "hit_count"])
+      .where("document_id", "=", documentId)
+      .orderBy("position")
+      .orderBy("id")
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      documentId: row.document_id,
+      position: row.position,
+      content: row.content,
+      hitCount: row.hit_count,
+    }));
+  }
+
   async findInDataset(datasetId: string, documentId: string): Promise<Document | undefined> {
     const row = await this.db
       .selectFrom("documents")

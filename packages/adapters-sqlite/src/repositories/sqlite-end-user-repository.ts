@@ -25,4 +25,9 @@ export class SqliteEndUserRepository implements EndUserRepository {
       .executeTakeFirst();
     return row && { id: row.id, appId: row.app_id, sessionId: row.session_id };
   }
+
+  async findById(id: string): Promise<EndUser | undefined> {
+    const row = await this.db.selectFrom("end_users").selectAll().where("id", "=", id).executeTakeFirst();
+    return row && { id: row.id, appId: row.app_id, sessionId: row.session_id };
+  }
 }

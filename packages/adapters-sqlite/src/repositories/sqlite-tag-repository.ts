@@ -1,8 +1,15 @@
 import type { Tag, TagBinding, TagType } from "@service-api/domain";
 import type { TagRepository } from "@service-api/ports";
-import type { Kysely } from "kysely";
-import type { DatabaseSchema } from "../schema.js";
+import type { Kysely, Selectable } from "kysely";
+import type { DatabaseSchema, TagTable } from "../schema.js";
 import { updateAllBut } from "./rows.js";
+
+const tagFromRow = (row: Selectable<TagTable>): Tag => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  type: row.type as TagType,
+  name: row.name,
+});
 
 export class SqliteTagRepository implements TagRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
@@ -23,12 +30,19 @@ export class SqliteTagRepository implements TagRepository {
       .selectAll()
       .where("id", "in", [...new Set(ids)])
       .execute();
-    return rows.map((row) => ({
-      id: row.id,
-      workspaceId: row.workspace_id,
-      type: row.type as TagType,
-      name: row.name,
-    }));
+    return rows.map(tagFromRow);
+  }
+
+  async listInWorkspace(workspaceId: string): Promise<Tag[]> {
+    const rows = await this.db
+      .selectFrom("tags")
+      .selectAll()
+      .where("workspace_id", "=", workspaceId)
+      .orderBy("type")
+      .orderBy("name")
+      .orderBy("id")
+      .execute();
+    return rows.map(tagFromRow);
   }
 
   async bind(bindings: readonly TagBinding[]): Promise<void> {

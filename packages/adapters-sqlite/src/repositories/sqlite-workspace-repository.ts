@@ -1,8 +1,20 @@
 import type { Member, Workspace, WorkspaceStatus } from "@service-api/domain";
 import type { WorkspaceRepository } from "@service-api/ports";
-import type { Kysely } from "kysely";
-import type { DatabaseSchema } from "../schema.js";
+import type { Kysely, Selectable } from "kysely";
+import type { DatabaseSchema, MemberTable, WorkspaceTable } from "../schema.js";
 import { updateAllBut } from "./rows.js";
+
+const workspaceFromRow = (row: Selectable<WorkspaceTable>): Workspace => ({
+  id: row.id,
+  name: row.name,
+  status: row.status as WorkspaceStatus,
+});
+
+const memberFromRow = (row: Selectable<MemberTable>): Member => ({
+  id: row.id,
+  workspaceId: row.workspace_id,
+  name: row.name,
+});
 
 export class SqliteWorkspaceRepository implements WorkspaceRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
@@ -18,7 +30,23 @@ export class SqliteWorkspaceRepository implements WorkspaceRepository {
 
   async findById(id: string): Promise<Workspace | undefined> {
     const row = await this.db.selectFrom("workspaces").selectAll().where("id", "=", id).executeTakeFirst();
-    return row && { id: row.id, name: row.name, status: row.status as WorkspaceStatus };
+    return row && workspaceFromRow(row);
+  }
+
+  async list(): Promise<Workspace[]> {
+    const rows = await this.db.selectFrom("workspaces").selectAll().orderBy("name").orderBy("id").execute();
+    return rows.map(workspaceFromRow);
+  }
+
+  async listMembers(workspaceId: string): Promise<Member[]> {
+    const rows = await this.db
+      .selectFrom("members")
+      .selectAll()
+      .where("workspace_id", "=", workspaceId)
+      .orderBy("name")
+      .orderBy("id")
+      .execute();
+    return rows.map(memberFromRow);
   }
 
   async saveMember(member: Member): Promise<void> {
@@ -37,6 +65,6 @@ export class SqliteWorkspaceRepository implements WorkspaceRepository {
       .where("id", "=", memberId)
       .where("workspace_id", "=", workspaceId)
       .executeTakeFirst();
-    return row && { id: row.id, workspaceId: row.workspace_id, name: row.name };
+    return row && memberFromRow(row);
   }
 }

@@ -7,6 +7,7 @@ export * from "./contracts/document-repository.contract.js";
 export * from "./contracts/end-user-repository.contract.js";
 export * from "./contracts/metadata-repository.contract.js";
 export * from "./contracts/runtime.contract.js";
+export * from "./contracts/store.contract.js";
 export * from "./contracts/tag-repository.contract.js";
 export * from "./contracts/use-store.js";
 export * from "./contracts/workspace-repository.contract.js";

@@ -45,5 +45,31 @@ export function describeApiKeyRepositoryContract(openStore: OpenStore): void {
       expect((await apiKeys.findByTokenHash("hash"))?.lastUsedAt).toBe(1_800_000_000);
       await expect(apiKeys.recordUse("missing", 1)).resolves.toBeUndefined();
     });
+
+    it("lists keys oldest first, by workspace or by app", async () => {
+      const { apiKeys, workspaces, apps } = repositories();
+      const { workspace, app } = await seed();
+      const other = aWorkspace();
+      await workspaces.save(other);
+      const otherApp = anApp(other.id);
+      await apps.save(otherApp);
+      const newer = anApiKey(workspace.id, "h1", { kind: "dataset", appId: null }, { createdAt: 20 });
+      const older = anApiKey(workspace.id, "h2", { kind: "app", appId: app.id }, { createdAt: 10 });
+      const foreign = anApiKey(other.id, "h3", { kind: "app", appId: otherApp.id }, { createdAt: 5 });
+      for (const key of [newer, older, foreign]) await apiKeys.save(key);
+      expect(await apiKeys.list()).toEqual([foreign, older, newer]);
+      expect(await apiKeys.list({ workspaceId: workspace.id })).toEqual([older, newer]);
+      expect(await apiKeys.list({ appId: app.id })).toEqual([older]);
+    });
+
+    it("deletes a key, which is then not found", async () => {
+      const { apiKeys } = repositories();
+      const { workspace } = await seed();
+      const key = anApiKey(workspace.id, "gone", { kind: "dataset", appId: null });
+      await apiKeys.save(key);
+      expect(await apiKeys.delete(key.id)).toBe(true);
+      expect(await apiKeys.findByTokenHash("gone")).toBeUndefined();
+      expect(await apiKeys.delete(key.id)).toBe(false);
+    });
   });
 }

@@ -48,5 +48,13 @@ export function describeAppRepositoryContract(openStore: OpenStore): void {
       await apps.saveSite(aSite(app.id, { title: "Second" }));
       expect((await apps.findSite(app.id))?.title).toBe("Second");
     });
+
+    it("lists a workspace's apps by name", async () => {
+      const { apps } = repositories();
+      const zeta = await seedApp({ name: "Zeta" });
+      const alpha = anApp(zeta.workspaceId, { name: "Alpha" });
+      await apps.save(alpha);
+      expect(await apps.listInWorkspace(zeta.workspaceId)).toEqual([alpha, zeta]);
+    });
   });
 }

@@ -95,5 +95,20 @@ export function describeConversationRepositoryContract(openStore: OpenStore): vo
       const stored = await conversations.findVariable(conversation.id, variable.id);
       expect(values).toContainEqual(stored?.value);
     });
+
+    it("lists an app's conversations and a conversation's variables", async () => {
+      const { conversations } = repositories();
+      const { app, other, conversation, second } = await seed();
+      expect(await conversations.listInApp(app.id)).toEqual(
+        [conversation, second].sort((a, b) => a.id.localeCompare(b.id)),
+      );
+      expect(await conversations.listInApp(other.id)).toEqual([]);
+      const zeta = aVariable(conversation.id, { name: "zeta" });
+      const alpha = aVariable(conversation.id, { name: "alpha" });
+      await conversations.saveVariable(zeta);
+      await conversations.saveVariable(alpha);
+      expect(await conversations.listVariables(conversation.id)).toEqual([alpha, zeta]);
+      expect(await conversations.listVariables(second.id)).toEqual([]);
+    });
   });
 }

@@ -48,5 +48,16 @@ export function describeDatasetRepositoryContract(openStore: OpenStore): void {
       await datasets.save(changed);
       expect(await datasets.findInWorkspace(workspace.id, dataset.id)).toEqual(changed);
     });
+
+    it("lists a workspace's datasets oldest first", async () => {
+      const { workspaces, datasets } = repositories();
+      const [workspace, other] = [aWorkspace(), aWorkspace()];
+      await workspaces.save(workspace);
+      await workspaces.save(other);
+      const newer = aDataset(workspace.id, { createdAt: 20 });
+      const older = aDataset(workspace.id, { createdAt: 10 });
+      for (const dataset of [newer, older, aDataset(other.id)]) await datasets.save(dataset);
+      expect(await datasets.listInWorkspace(workspace.id)).toEqual([older, newer]);
+    });
   });
 }

@@ -117,5 +117,37 @@ export function describeDocumentRepositoryContract(openStore: OpenStore): void {
       expect(await documents.countInDataset(dataset.id)).toBe(2);
       expect(await documents.countInDataset(aDataset(workspace.id).id)).toBe(0);
     });
+
+    it("lists a dataset's documents and a document's chunks by position", async () => {
+      const { documents } = repositories();
+      const { dataset } = await seedDataset();
+      const second = aDocument(dataset.id, { position: 2 });
+      const first = aDocument(dataset.id, { position: 1 });
+      await documents.save(second);
+      await documents.save(first);
+      expect(await documents.listInDataset(dataset.id)).toEqual([first, second]);
+      const chunks = [
+        aChunk(first.id, { position: 2, content: "b" }),
+        aChunk(first.id, { position: 1, content: "a" }),
+      ];
+      await documents.saveChunks(chunks);
+      expect(await documents.listChunks(first.id)).toEqual([chunks[1], chunks[0]]);
+      expect(await documents.listChunks(second.id)).toEqual([]);
+    });
+
+    it("replaces a document's chunks, leaving other documents' alone", async () => {
+      const { documents } = repositories();
+      const { dataset } = await seedDataset();
+      const [document, other] = [aDocument(dataset.id), aDocument(dataset.id)];
+      await documents.save(document);
+      await documents.save(other);
+      const kept = aChunk(other.id);
+      await documents.saveChunks([aChunk(document.id), aChunk(document.id, { position: 2 }), kept]);
+      const replacement = aChunk(document.id, { content: "only this", hitCount: 4 });
+      await documents.replaceChunks(document.id, [replacement]);
+      expect(await documents.listChunks(document.id)).toEqual([replacement]);
+      expect(await documents.listChunks(other.id)).toEqual([kept]);
+      expect(await documents.chunkStats(document.id)).toEqual({ count: 1, hitCount: 4, characters: 9 });
+    });
   });
 }

@@ -19,5 +19,17 @@ export function describeEndUserRepositoryContract(openStore: OpenStore): void {
       expect(await endUsers.findBySessionId(app.id, "alice")).toBeUndefined();
       expect(await endUsers.findBySessionId(other.id, "Alice")).toBeUndefined();
     });
+
+    it("finds an end user by id", async () => {
+      const { workspaces, apps, endUsers } = repositories();
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const app = anApp(workspace.id);
+      await apps.save(app);
+      const endUser = anEndUser(app.id);
+      await endUsers.save(endUser);
+      expect(await endUsers.findById(endUser.id)).toEqual(endUser);
+      expect(await endUsers.findById(anEndUser(app.id).id)).toBeUndefined();
+    });
   });
 }

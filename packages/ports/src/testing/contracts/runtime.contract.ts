@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Clock, IdGenerator, TokenHasher } from "../../runtime.js";
+import type { Clock, IdGenerator, TokenGenerator, TokenHasher } from "../../runtime.js";
 
 export function describeClockContract(createClock: () => Clock): void {
   describe("Clock contract", () => {
@@ -23,6 +23,32 @@ export function describeIdGeneratorContract(createIds: () => IdGenerator): void 
       const made = Array.from({ length: 1000 }, () => ids.next());
       for (const id of made) expect(id).toMatch(UUID);
       expect(new Set(made).size).toBe(1000);
+    });
+
+    it("derives the same UUID from the same parts, another from other parts", () => {
+      const ids = createIds();
+      const derived = ids.derive("workspace", "Acme");
+      expect(derived).toMatch(UUID);
+      expect(createIds().derive("workspace", "Acme")).toBe(derived);
+      expect(ids.derive("workspace", "acme")).not.toBe(derived);
+      expect(ids.derive("workspace", "Acme", "x")).not.toBe(derived);
+      const many = Array.from({ length: 1000 }, (_, index) => ids.derive("document", String(index)));
+      expect(new Set(many).size).toBe(1000);
+    });
+  });
+}
+
+export function describeTokenGeneratorContract(createGenerator: () => TokenGenerator): void {
+  describe("TokenGenerator contract", () => {
+    it("makes tokens with the kind's prefix and at least 32 more characters, never the same twice", () => {
+      const generator = createGenerator();
+      const tokens = Array.from({ length: 200 }, (_, index) =>
+        generator.generate(index % 2 ? "app" : "dataset"),
+      );
+      tokens.forEach((token, index) => {
+        expect(token).toMatch(index % 2 ? /^app-[A-Za-z0-9]{32,}$/ : /^ds-[A-Za-z0-9]{32,}$/);
+      });
+      expect(new Set(tokens).size).toBe(tokens.length);
     });
   });
 }

@@ -65,5 +65,16 @@ export function describeTagRepositoryContract(openStore: OpenStore): void {
       await tags.bind([]);
       expect(await tags.boundTagIds(dataset.id)).toEqual([]);
     });
+
+    it("lists a workspace's tags by type, then name", async () => {
+      const { tags, workspaces } = repositories();
+      const { first, second } = await seed();
+      const another = aTag(first.workspaceId, { name: "0-first", type: "knowledge" });
+      await tags.save(another);
+      const elsewhere = aWorkspace();
+      await workspaces.save(elsewhere);
+      await tags.save(aTag(elsewhere.id, { name: "elsewhere" }));
+      expect(await tags.listInWorkspace(first.workspaceId)).toEqual([second, another, first]);
+    });
   });
 }

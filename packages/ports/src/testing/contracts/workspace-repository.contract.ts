@@ -36,5 +36,18 @@ export function describeWorkspaceRepositoryContract(openStore: OpenStore): void 
       expect(await workspaces.findMember(mine.id, member.id)).toEqual(member);
       expect(await workspaces.findMember(other.id, member.id)).toBeUndefined();
     });
+
+    it("lists workspaces and a workspace's members by name", async () => {
+      const { workspaces } = repositories();
+      const [zeta, alpha] = [aWorkspace({ name: "Zeta" }), aWorkspace({ name: "Alpha" })];
+      await workspaces.save(zeta);
+      await workspaces.save(alpha);
+      const [grace, ada] = [aMember(zeta.id, { name: "Grace" }), aMember(zeta.id, { name: "Ada" })];
+      await workspaces.saveMember(grace);
+      await workspaces.saveMember(ada);
+      await workspaces.saveMember(aMember(alpha.id));
+      expect(await workspaces.list()).toEqual([alpha, zeta]);
+      expect(await workspaces.listMembers(zeta.id)).toEqual([ada, grace]);
+    });
   });
 }

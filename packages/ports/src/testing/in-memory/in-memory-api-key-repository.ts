@@ -1,8 +1,30 @@
 import type { ApiKey } from "@service-api/domain";
 import type { ApiKeyRepository } from "../../api-key-repository.js";
+import { byCreation, type Snapshotting } from "./snapshotting.js";
 
-export class InMemoryApiKeyRepository implements ApiKeyRepository {
-  readonly #keys = new Map<string, ApiKey>();
+export class InMemoryApiKeyRepository implements ApiKeyRepository, Snapshotting {
+  #keys = new Map<string, ApiKey>();
+
+  snapshot(): unknown {
+    return structuredClone(this.#keys);
+  }
+
+  restore(snapshot: unknown): void {
+    this.#keys = snapshot as Map<string, ApiKey>;
+  }
+
+  async list(filter: { workspaceId?: string; appId?: string } = {}): Promise<ApiKey[]> {
+    const keys = [...this.#keys.values()].filter(
+      (key) =>
+        (filter.workspaceId === undefined || key.workspaceId === filter.workspaceId) &&
+        (filter.appId === undefined || key.appId === filter.appId),
+    );
+    return structuredClone(keys.sort(byCreation));
+  }
+
+  async delete(id: string): Promise<boolean> {
+    return this.#keys.delete(id);
+  }
 
   async save(key: ApiKey): Promise<void> {
     for (const other of this.#keys.values()) {

@@ -1,9 +1,24 @@
 import type { App, Site } from "@service-api/domain";
 import type { AppRepository } from "../../app-repository.js";
+import { byName, type Snapshotting } from "./snapshotting.js";
 
-export class InMemoryAppRepository implements AppRepository {
-  readonly #apps = new Map<string, App>();
-  readonly #sites = new Map<string, Site>();
+export class InMemoryAppRepository implements AppRepository, Snapshotting {
+  #apps = new Map<string, App>();
+  #sites = new Map<string, Site>();
+
+  snapshot(): unknown {
+    return structuredClone([this.#apps, this.#sites]);
+  }
+
+  restore(snapshot: unknown): void {
+    [this.#apps, this.#sites] = snapshot as [Map<string, App>, Map<string, Site>];
+  }
+
+  async listInWorkspace(workspaceId: string): Promise<App[]> {
+    return structuredClone(
+      [...this.#apps.values()].filter((app) => app.workspaceId === workspaceId).sort(byName),
+    );
+  }
 
   async save(app: App): Promise<void> {
     this.#apps.set(app.id, structuredClone(app));

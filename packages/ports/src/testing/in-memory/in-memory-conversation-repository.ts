@@ -1,10 +1,36 @@
 import type { Conversation, ConversationVariable } from "@service-api/domain";
 import type { ConversationRepository } from "../../conversation-repository.js";
+import { byName, type Snapshotting } from "./snapshotting.js";
 
-export class InMemoryConversationRepository implements ConversationRepository {
-  readonly #conversations = new Map<string, Conversation>();
+export class InMemoryConversationRepository implements ConversationRepository, Snapshotting {
+  #conversations = new Map<string, Conversation>();
   /** `${conversationId} ${variableId}` → variable */
-  readonly #variables = new Map<string, ConversationVariable>();
+  #variables = new Map<string, ConversationVariable>();
+
+  snapshot(): unknown {
+    return structuredClone([this.#conversations, this.#variables]);
+  }
+
+  restore(snapshot: unknown): void {
+    [this.#conversations, this.#variables] = snapshot as [
+      Map<string, Conversation>,
+      Map<string, ConversationVariable>,
+    ];
+  }
+
+  async listInApp(appId: string): Promise<Conversation[]> {
+    const conversations = [...this.#conversations.values()].filter(
+      (conversation) => conversation.appId === appId,
+    );
+    return structuredClone(conversations.sort((a, b) => a.id.localeCompare(b.id)));
+  }
+
+  async listVariables(conversationId: string): Promise<ConversationVariable[]> {
+    const variables = [...this.#variables.values()].filter(
+      (variable) => variable.conversationId === conversationId,
+    );
+    return structuredClone(variables.sort(byName));
+  }
 
   async save(conversation: Conversation): Promise<void> {
     this.#conversations.set(conversation.id, structuredClone(conversation));

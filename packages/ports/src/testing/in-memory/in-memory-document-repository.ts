@@ -1,10 +1,38 @@
 import { type Chunk, type ChunkStats, type Document, NO_CHUNKS, type UploadFile } from "@service-api/domain";
 import type { DocumentRepository } from "../../document-repository.js";
+import { byPosition, type Snapshotting } from "./snapshotting.js";
 
-export class InMemoryDocumentRepository implements DocumentRepository {
-  readonly #documents = new Map<string, Document>();
-  readonly #files = new Map<string, UploadFile>();
-  readonly #chunks = new Map<string, Chunk>();
+export class InMemoryDocumentRepository implements DocumentRepository, Snapshotting {
+  #documents = new Map<string, Document>();
+  #files = new Map<string, UploadFile>();
+  #chunks = new Map<string, Chunk>();
+
+  snapshot(): unknown {
+    return structuredClone([this.#documents, this.#files, this.#chunks]);
+  }
+
+  restore(snapshot: unknown): void {
+    [this.#documents, this.#files, this.#chunks] = snapshot as [
+      Map<string, Document>,
+      Map<string, UploadFile>,
+      Map<string, Chunk>,
+    ];
+  }
+
+  async replaceChunks(documentId: string, chunks: readonly Chunk[]): Promise<void> {
+    for (const [id, chunk] of this.#chunks) if (chunk.documentId === documentId) this.#chunks.delete(id);
+    await this.saveChunks(chunks);
+  }
+
+  async listInDataset(datasetId: string): Promise<Document[]> {
+    const documents = [...this.#documents.values()].filter((document) => document.datasetId === datasetId);
+    return structuredClone(documents.sort(byPosition));
+  }
+
+  async listChunks(documentId: string): Promise<Chunk[]> {
+    const chunks = [...this.#chunks.values()].filter((chunk) => chunk.documentId === documentId);
+    return structuredClone(chunks.sort(byPosition));
+  }
 
   async save(document: Document): Promise<void> {
     this.#documents.set(document.id, structuredClone(document));

@@ -1,8 +1,21 @@
 import type { EndUser } from "@service-api/domain";
 import type { EndUserRepository } from "../../end-user-repository.js";
+import type { Snapshotting } from "./snapshotting.js";
 
-export class InMemoryEndUserRepository implements EndUserRepository {
-  readonly #endUsers = new Map<string, EndUser>();
+export class InMemoryEndUserRepository implements EndUserRepository, Snapshotting {
+  #endUsers = new Map<string, EndUser>();
+
+  snapshot(): unknown {
+    return structuredClone(this.#endUsers);
+  }
+
+  restore(snapshot: unknown): void {
+    this.#endUsers = snapshot as Map<string, EndUser>;
+  }
+
+  async findById(id: string): Promise<EndUser | undefined> {
+    return structuredClone(this.#endUsers.get(id));
+  }
 
   async save(endUser: EndUser): Promise<void> {
     this.#endUsers.set(endUser.id, structuredClone(endUser));

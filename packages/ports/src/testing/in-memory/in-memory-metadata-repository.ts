@@ -1,13 +1,19 @@
 import type { MetadataEntry, MetadataField } from "@service-api/domain";
 import type { MetadataRepository } from "../../metadata-repository.js";
+import { byCreation, type Snapshotting } from "./snapshotting.js";
 
-const byCreation = (a: MetadataField, b: MetadataField) =>
-  a.createdAt - b.createdAt || a.id.localeCompare(b.id);
-
-export class InMemoryMetadataRepository implements MetadataRepository {
-  readonly #fields = new Map<string, MetadataField>();
+export class InMemoryMetadataRepository implements MetadataRepository, Snapshotting {
+  #fields = new Map<string, MetadataField>();
   /** documentId → fieldId → value */
-  readonly #values = new Map<string, Map<string, string>>();
+  #values = new Map<string, Map<string, string>>();
+
+  snapshot(): unknown {
+    return structuredClone([this.#fields, this.#values]);
+  }
+
+  restore(snapshot: unknown): void {
+    [this.#fields, this.#values] = snapshot as [Map<string, MetadataField>, Map<string, Map<string, string>>];
+  }
 
   async saveField(field: MetadataField): Promise<void> {
     for (const other of this.#fields.values()) {

@@ -1,4 +1,4 @@
-import type { Store } from "../../repositories.js";
+import type { Repositories, Store } from "../../repositories.js";
 import { InMemoryApiKeyRepository } from "./in-memory-api-key-repository.js";
 import { InMemoryAppRepository } from "./in-memory-app-repository.js";
 import { InMemoryConversationRepository } from "./in-memory-conversation-repository.js";
@@ -8,20 +8,35 @@ import { InMemoryEndUserRepository } from "./in-memory-end-user-repository.js";
 import { InMemoryMetadataRepository } from "./in-memory-metadata-repository.js";
 import { InMemoryTagRepository } from "./in-memory-tag-repository.js";
 import { InMemoryWorkspaceRepository } from "./in-memory-workspace-repository.js";
+import type { Snapshotting } from "./snapshotting.js";
 
-/** A store that lives in memory: for use-case tests and demos, never for data that matters. */
+/**
+ * A store that lives in memory: for use-case tests and demos, never for data that matters.
+ * Transactions roll back by restoring a snapshot; they are not isolated from concurrent writers.
+ */
 export function createInMemoryStore(): Store {
+  const repositories = {
+    workspaces: new InMemoryWorkspaceRepository(),
+    apiKeys: new InMemoryApiKeyRepository(),
+    datasets: new InMemoryDatasetRepository(),
+    documents: new InMemoryDocumentRepository(),
+    metadata: new InMemoryMetadataRepository(),
+    tags: new InMemoryTagRepository(),
+    apps: new InMemoryAppRepository(),
+    endUsers: new InMemoryEndUserRepository(),
+    conversations: new InMemoryConversationRepository(),
+  } satisfies Repositories & Record<string, Snapshotting>;
+  const all = Object.values(repositories);
   return {
-    repositories: {
-      workspaces: new InMemoryWorkspaceRepository(),
-      apiKeys: new InMemoryApiKeyRepository(),
-      datasets: new InMemoryDatasetRepository(),
-      documents: new InMemoryDocumentRepository(),
-      metadata: new InMemoryMetadataRepository(),
-      tags: new InMemoryTagRepository(),
-      apps: new InMemoryAppRepository(),
-      endUsers: new InMemoryEndUserRepository(),
-      conversations: new InMemoryConversationRepository(),
+    repositories,
+    async transaction<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+      const snapshots = all.map((repository) => repository.snapshot());
+      try {
+        return await work(repositories);
+      } catch (error) {
+        for (const [index, repository] of all.entries()) repository.restore(snapshots[index]);
+        throw error;
+      }
     },
     ping: async () => {},
     close: async () => {},

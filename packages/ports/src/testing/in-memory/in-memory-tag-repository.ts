@@ -1,10 +1,27 @@
 import type { Tag, TagBinding } from "@service-api/domain";
 import type { TagRepository } from "../../tag-repository.js";
+import type { Snapshotting } from "./snapshotting.js";
 
-export class InMemoryTagRepository implements TagRepository {
-  readonly #tags = new Map<string, Tag>();
+export class InMemoryTagRepository implements TagRepository, Snapshotting {
+  #tags = new Map<string, Tag>();
   /** `${tagId} ${targetId}` → binding, in insertion order. */
-  readonly #bindings = new Map<string, TagBinding>();
+  #bindings = new Map<string, TagBinding>();
+
+  snapshot(): unknown {
+    return structuredClone([this.#tags, this.#bindings]);
+  }
+
+  restore(snapshot: unknown): void {
+    [this.#tags, this.#bindings] = snapshot as [Map<string, Tag>, Map<string, TagBinding>];
+  }
+
+  async listInWorkspace(workspaceId: string): Promise<Tag[]> {
+    const tags = [...this.#tags.values()].filter((tag) => tag.workspaceId === workspaceId);
+    tags.sort(
+      (a, b) => a.type.localeCompare(b.type) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id),
+    );
+    return structuredClone(tags);
+  }
 
   async save(tag: Tag): Promise<void> {
     this.#tags.set(tag.id, structuredClone(tag));

@@ -1,9 +1,28 @@
 import type { Member, Workspace } from "@service-api/domain";
 import type { WorkspaceRepository } from "../../workspace-repository.js";
+import { byName, type Snapshotting } from "./snapshotting.js";
 
-export class InMemoryWorkspaceRepository implements WorkspaceRepository {
-  readonly #workspaces = new Map<string, Workspace>();
-  readonly #members = new Map<string, Member>();
+export class InMemoryWorkspaceRepository implements WorkspaceRepository, Snapshotting {
+  #workspaces = new Map<string, Workspace>();
+  #members = new Map<string, Member>();
+
+  snapshot(): unknown {
+    return structuredClone([this.#workspaces, this.#members]);
+  }
+
+  restore(snapshot: unknown): void {
+    [this.#workspaces, this.#members] = snapshot as [Map<string, Workspace>, Map<string, Member>];
+  }
+
+  async list(): Promise<Workspace[]> {
+    return structuredClone([...this.#workspaces.values()].sort(byName));
+  }
+
+  async listMembers(workspaceId: string): Promise<Member[]> {
+    return structuredClone(
+      [...this.#members.values()].filter((member) => member.workspaceId === workspaceId).sort(byName),
+    );
+  }
 
   async save(workspace: Workspace): Promise<void> {
     this.#workspaces.set(workspace.id, structuredClone(workspace));
