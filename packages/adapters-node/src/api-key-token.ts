@@ -18,12 +18,6 @@ export function generateApiKeyToken(kind: ApiKeyKind): string {
   return API_KEY_PREFIXES[kind] + random;
 }
 
-/** The part of a token shown in listings: its prefix and four characters. */
-export function displayPrefixOf(token: string): string {
-  const kindPrefix = token.startsWith(API_KEY_PREFIXES.app) ? API_KEY_PREFIXES.app : API_KEY_PREFIXES.dataset;
-  return token.slice(0, kindPrefix.length + 4);
-}
-
 export class RandomTokenGenerator implements TokenGenerator {
   generate(kind: ApiKeyKind): string {
     return generateApiKeyToken(kind);

@@ -5,7 +5,7 @@ import {
   describeTokenHasherContract,
 } from "@service-api/ports/testing";
 import { describe, expect, it } from "vitest";
-import { displayPrefixOf, generateApiKeyToken, RandomTokenGenerator } from "./api-key-token.js";
+import { generateApiKeyToken, RandomTokenGenerator } from "./api-key-token.js";
 import { RandomUuidGenerator } from "./random-uuid-generator.js";
 import { Sha256TokenHasher } from "./sha256-token-hasher.js";
 import { SystemClock } from "./system-clock.js";
@@ -56,10 +56,5 @@ describe("generateApiKeyToken", () => {
   it("never repeats a key", () => {
     const tokens = new Set(Array.from({ length: 1000 }, () => generateApiKeyToken("app")));
     expect(tokens.size).toBe(1000);
-  });
-
-  it("shows only the kind prefix and four characters", () => {
-    expect(displayPrefixOf("app-abcdefgh")).toBe("app-abcd");
-    expect(displayPrefixOf("ds-abcdefgh")).toBe("ds-abcd");
   });
 });

@@ -27,3 +27,9 @@ export function apiKeyKindOf(token: string): ApiKeyKind | undefined {
   if (token.startsWith(API_KEY_PREFIXES.dataset)) return "dataset";
   return undefined;
 }
+
+/** The part of a token shown in listings: its kind prefix and four characters, never enough to use it. */
+export function displayPrefixOf(token: string): string {
+  const kind = apiKeyKindOf(token);
+  return kind ? token.slice(0, API_KEY_PREFIXES[kind].length + 4) : `${token.slice(0, 4)}…`;
+}

@@ -1,6 +1,6 @@
-import { displayPrefixOf, generateApiKeyToken, Sha256TokenHasher } from "@service-api/adapters-node";
+import { generateApiKeyToken, Sha256TokenHasher } from "@service-api/adapters-node";
 import type { AppMode, Dataset, Document } from "@service-api/domain";
-import { APP_MODES } from "@service-api/domain";
+import { APP_MODES, displayPrefixOf } from "@service-api/domain";
 import type { Repositories } from "@service-api/ports";
 import {
   aChunk,

@@ -1,0 +1,69 @@
+import { INDEXING_STATUSES } from "@service-api/domain";
+import { z } from "zod";
+import { id, name, processRule, timestamp } from "./common.js";
+
+export const metadataFieldSchema = z.strictObject({
+  id: id.optional(),
+  name,
+  type: z.enum(["string", "number", "time"]),
+  created_at: timestamp.optional(),
+});
+
+export const uploadFileSchema = z.strictObject({
+  id: id.optional(),
+  name,
+  size: z.number().int().nonnegative(),
+  extension: z.string(),
+  mime_type: z.string(),
+  created_by: z.string().min(1).optional(),
+  created_at: timestamp.optional(),
+});
+
+export const segmentSchema = z.strictObject({
+  id: id.optional(),
+  content: z.string(),
+  hit_count: z.number().int().nonnegative().default(0),
+});
+
+export const documentSchema = z.strictObject({
+  id: id.optional(),
+  name,
+  position: z.number().int().nonnegative().optional(),
+  data_source_type: z.enum(["upload_file", "thirdparty_import"]).default("upload_file"),
+  indexing_status: z.enum(INDEXING_STATUSES).default("completed"),
+  is_paused: z.boolean().default(false),
+  enabled: z.boolean().default(true),
+  disabled_at: timestamp.nullable().default(null),
+  disabled_by: z.string().nullable().default(null),
+  archived: z.boolean().default(false),
+  doc_form: z.enum(["text_model", "hierarchical_model", "qa_model"]).default("text_model"),
+  doc_language: z.string().default("English"),
+  doc_type: z.string().nullable().default(null),
+  created_from: z.enum(["api", "web"]).default("api"),
+  created_by: z.string().min(1).optional(),
+  created_at: timestamp.optional(),
+  updated_at: timestamp.nullable().optional(),
+  completed_at: timestamp.nullable().optional(),
+  indexing_latency: z.number().nonnegative().nullable().default(null),
+  tokens: z.number().int().nonnegative().default(0),
+  word_count: z.number().int().nonnegative().optional(),
+  error: z.string().nullable().default(null),
+  summary_index_status: z.string().nullable().default(null),
+  need_summary: z.boolean().default(false),
+  upload_file: uploadFileSchema.optional(),
+  process_rule: processRule.optional(),
+  metadata: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
+  segments: z.array(segmentSchema).default([]),
+});
+
+export const datasetSchema = z.strictObject({
+  id: id.optional(),
+  name,
+  enable_api: z.boolean().default(true),
+  built_in_field_enabled: z.boolean().default(false),
+  created_at: timestamp.optional(),
+  tag_ids: z.array(id).default([]),
+  process_rule: processRule.optional(),
+  metadata_fields: z.array(metadataFieldSchema).default([]),
+  documents: z.array(documentSchema).default([]),
+});

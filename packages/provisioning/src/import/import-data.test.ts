@@ -1,0 +1,307 @@
+import { describe, expect, it } from "vitest";
+import { DEMO, demoWorkspaceFile } from "../demo/demo-workspace.js";
+import type { ImportFileInput } from "../format/import-file-schema.js";
+import { InvalidImportError } from "../format/issues.js";
+import { createProvisioningWorld } from "../test-world.test-support.js";
+
+const KEY = "ds-abcdefghijklmnopqrstuvwx";
+
+describe("ImportData", () => {
+  it("imports the demo workspace, deriving what the file leaves out", async () => {
+    const { importData, store, clock } = createProvisioningWorld();
+    const summary = await importData.execute(demoWorkspaceFile());
+    expect(summary).toEqual({
+      workspaces: 1,
+      datasets: 1,
+      documents: 3,
+      apps: 2,
+      conversations: 1,
+      apiKeys: 0,
+    });
+    const { datasets, documents, metadata, conversations, apps } = store.repositories;
+    const documentList = await documents.listInDataset(DEMO.datasetId);
+    expect(documentList.map((document) => [document.name, document.position])).toEqual([
+      ["getting-started.md", 1],
+      ["warranty.pdf", 2],
+      ["roadmap-2026.md", 3],
+    ]);
+    expect(documentList[1]).toMatchObject({
+      createdBy: DEMO.memberId,
+      processRule: { mode: "automatic" },
+      updatedAt: null,
+    });
+    expect(await metadata.valuesOf(DEMO.documentId)).toEqual([
+      expect.objectContaining({ name: "author", value: "Ada Lovelace" }),
+      expect.objectContaining({ name: "category", value: "onboarding" }),
+      expect.objectContaining({ name: "published", value: String(1_767_225_600 + 3600) }),
+    ]);
+    expect(await documents.chunkStats(DEMO.documentId)).toMatchObject({ count: 3, hitCount: 22 });
+    expect((await datasets.findInWorkspace(DEMO.workspaceId, DEMO.datasetId))?.builtInFieldEnabled).toBe(
+      true,
+    );
+    expect(await store.repositories.tags.boundTagIds(DEMO.datasetId)).toEqual([]);
+    expect((await conversations.findVariable(DEMO.conversationId, DEMO.variableId))?.value).toBe("English");
+    expect((await apps.findSite(DEMO.workflowAppId))?.title).toBe("Release notes");
+    expect((await datasets.listInWorkspace(DEMO.workspaceId))[0]?.createdAt).not.toBe(clock.now);
+  });
+
+  it("changes nothing when the same file is imported again, even much later", async () => {
+    const { importData, exportData, clock } = createProvisioningWorld();
+    await importData.execute(demoWorkspaceFile());
+    const first = await exportData.execute();
+    clock.advance(86_400);
+    await importData.execute(demoWorkspaceFile());
+    expect(await exportData.execute()).toEqual(first);
+  });
+
+  it("updates what a changed file changes, and only that", async () => {
+    const { importData, exportData, store, clock } = createProvisioningWorld();
+    await importData.execute(demoWorkspaceFile());
+    const before = await exportData.execute();
+    const changed = demoWorkspaceFile();
+    const dataset = changed.workspaces[0]!.datasets![0]!;
+    dataset.documents![2]!.name = "roadmap-2027.md";
+    dataset.documents![2]!.id = (await store.repositories.documents.listInDataset(DEMO.datasetId))[2]!.id;
+    changed.workspaces[0]!.apps![0]!.conversations![0]!.variables![1] = {
+      name: "open_tickets",
+      value_type: "number",
+      value: 3,
+      description: "Tickets still open",
+    };
+    clock.advance(60);
+    await importData.execute(changed);
+    const after = await exportData.execute();
+    const documentsAfter = after.workspaces[0]!.datasets![0]!.documents!;
+    expect(documentsAfter[2]!.name).toBe("roadmap-2027.md");
+    const chatApp = after.workspaces[0]!.apps!.find((app) => app.id === DEMO.chatAppId)!;
+    const variable = chatApp.conversations![0]!.variables!.find((v) => v.name === "open_tickets");
+    expect(variable).toMatchObject({ value: 3, updated_at: clock.now });
+    documentsAfter[2]!.name = "roadmap-2026.md";
+    Object.assign(variable!, { value: 2, updated_at: 1_767_225_600 });
+    expect(after).toEqual(before);
+  });
+
+  it("reports progress over the documents", async () => {
+    const { importData } = createProvisioningWorld();
+    const seen: string[] = [];
+    await importData.execute(demoWorkspaceFile(), ({ documentsDone, documentsTotal }) =>
+      seen.push(`${documentsDone}/${documentsTotal}`),
+    );
+    expect(seen).toEqual(["1/3", "2/3", "3/3"]);
+  });
+
+  it("hashes plaintext keys and accepts exported hashes", async () => {
+    const { importData, store, hasher } = createProvisioningWorld();
+    const hashed = `sha256:${"ab".repeat(32)}`;
+    await importData.execute({ version: 1, workspaces: [{ name: "Keys", dataset_api_keys: [KEY, hashed] }] });
+    const keys = await store.repositories.apiKeys.list();
+    expect(keys.map((key) => key.tokenHash).sort()).toEqual([hasher.hash(KEY), "ab".repeat(32)].sort());
+    expect(JSON.stringify(keys)).not.toContain(KEY);
+    expect(keys.map((key) => key.displayPrefix).sort()).toEqual(["ds-abcd", "ds-…"]);
+  });
+});
+
+/** One bad file per kind of problem, and the issue it must report. */
+const BAD_FILES: [string, unknown, { path: string; message: RegExp }][] = [
+  ["not an object", [], { path: "", message: /object/ }],
+  ["a wrong version", { version: 2, workspaces: [] }, { path: "version", message: /1/ }],
+  [
+    "a wrong type",
+    { version: 1, workspaces: [{ name: 42 }] },
+    { path: "workspaces[0].name", message: /string/ },
+  ],
+  [
+    "an unknown field name",
+    { version: 1, workspaces: [{ name: "W", colour: "red" }] },
+    { path: "workspaces[0]", message: /colour/ },
+  ],
+  [
+    "an unknown enum value",
+    { version: 1, workspaces: [{ name: "W", apps: [{ name: "A", mode: "chatbot" }] }] },
+    { path: "workspaces[0].apps[0].mode", message: /advanced-chat/ },
+  ],
+  [
+    "an id that is not a UUID",
+    { version: 1, workspaces: [{ id: "w-1", name: "W" }] },
+    { path: "workspaces[0].id", message: /UUID|GUID/i },
+  ],
+  [
+    "a duplicate id",
+    {
+      version: 1,
+      workspaces: [
+        { id: DEMO.workspaceId, name: "A" },
+        { id: DEMO.workspaceId, name: "B" },
+      ],
+    },
+    { path: "workspaces[1]", message: /duplicate workspace .*first at workspaces\[0\]/ },
+  ],
+  [
+    "a dangling tag id",
+    { version: 1, workspaces: [{ name: "W", datasets: [{ name: "D", tag_ids: [DEMO.tagIds[0]] }] }] },
+    { path: "workspaces[0].datasets[0].tag_ids[0]", message: /not a knowledge tag of this workspace/ },
+  ],
+  [
+    "an app tag bound to a dataset",
+    {
+      version: 1,
+      workspaces: [
+        {
+          name: "W",
+          tags: [{ id: DEMO.tagIds[0], name: "t", type: "app" }],
+          datasets: [{ name: "D", tag_ids: [DEMO.tagIds[0]] }],
+        },
+      ],
+    },
+    { path: "workspaces[0].datasets[0].tag_ids[0]", message: /not a knowledge tag/ },
+  ],
+  [
+    "an undefined metadata field",
+    {
+      version: 1,
+      workspaces: [
+        {
+          name: "W",
+          members: [{ name: "M" }],
+          datasets: [{ name: "D", documents: [{ name: "x", metadata: { author: "A" } }] }],
+        },
+      ],
+    },
+    {
+      path: "workspaces[0].datasets[0].documents[0].metadata.author",
+      message: /field "author" is not defined for this dataset/,
+    },
+  ],
+  [
+    "a metadata value of the wrong type",
+    {
+      version: 1,
+      workspaces: [
+        {
+          name: "W",
+          members: [{ name: "M" }],
+          datasets: [
+            {
+              name: "D",
+              metadata_fields: [{ name: "year", type: "number" }],
+              documents: [{ name: "x", metadata: { year: "soon" } }],
+            },
+          ],
+        },
+      ],
+    },
+    { path: "workspaces[0].datasets[0].documents[0].metadata.year", message: /number/ },
+  ],
+  [
+    "a creator who is not a member",
+    {
+      version: 1,
+      workspaces: [
+        { name: "W", datasets: [{ name: "D", documents: [{ name: "x", created_by: "someone" }] }] },
+      ],
+    },
+    { path: "workspaces[0].datasets[0].documents[0].created_by", message: /not a member/ },
+  ],
+  [
+    "a variable value of the wrong type",
+    {
+      version: 1,
+      workspaces: [
+        {
+          name: "W",
+          apps: [
+            {
+              name: "A",
+              mode: "chat",
+              conversations: [{ user: "u", variables: [{ name: "n", value_type: "number", value: "2" }] }],
+            },
+          ],
+        },
+      ],
+    },
+    {
+      path: "workspaces[0].apps[0].conversations[0].variables[0].value",
+      message: /Type mismatch: variable 'n' expects number, but got string type/,
+    },
+  ],
+  [
+    "a key of the wrong kind",
+    { version: 1, workspaces: [{ name: "W", dataset_api_keys: ["app-abcdefghijklmnopqrstuvwx"] }] },
+    { path: "workspaces[0].dataset_api_keys[0]", message: /must start with ds-/ },
+  ],
+  [
+    "a malformed key",
+    { version: 1, workspaces: [{ name: "W", dataset_api_keys: ["ds-short"] }] },
+    { path: "workspaces[0].dataset_api_keys[0]", message: /sha256/ },
+  ],
+  [
+    "a duplicate field name",
+    {
+      version: 1,
+      workspaces: [
+        {
+          name: "W",
+          datasets: [
+            {
+              name: "D",
+              metadata_fields: [
+                { name: "a", type: "string" },
+                { name: "a", type: "number" },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+    { path: "workspaces[0].datasets[0].metadata_fields[1]", message: /duplicate/ },
+  ],
+];
+
+describe("ImportData with a bad file", () => {
+  it.each(BAD_FILES)("reports %s at its JSON path and writes nothing", async (_kind, file, expected) => {
+    const { importData, exportData } = createProvisioningWorld();
+    await importData.execute(demoWorkspaceFile());
+    const before = await exportData.execute();
+    const failure = await importData.execute(file).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(InvalidImportError);
+    const issues = (failure as InvalidImportError).issues;
+    expect(issues).toContainEqual({ path: expected.path, message: expect.stringMatching(expected.message) });
+    expect(await exportData.execute()).toEqual(before);
+  });
+
+  it("reports every problem of the file, not just the first", async () => {
+    const { importData } = createProvisioningWorld();
+    const file = { version: 1, workspaces: [{ name: 1 }, { name: "W", extra: true }, { name: "" }] };
+    const failure = (await importData.execute(file).catch((error: unknown) => error)) as InvalidImportError;
+    expect(failure.issues.map((issue) => issue.path)).toEqual([
+      "workspaces[0].name",
+      "workspaces[1]",
+      "workspaces[2].name",
+    ]);
+    expect(failure.message).toContain("3 problems");
+  });
+
+  it("never shows a key in its messages", async () => {
+    const { importData } = createProvisioningWorld();
+    const failure = (await importData
+      .execute({ version: 1, workspaces: [{ name: "W", dataset_api_keys: [KEY, KEY] }] })
+      .catch((error: unknown) => error)) as InvalidImportError;
+    expect(failure.issues).toEqual([
+      { path: "workspaces[0].dataset_api_keys[1]", message: expect.stringMatching(/duplicate key/) },
+    ]);
+    expect(failure.message).not.toContain(KEY.slice(3));
+  });
+
+  it("rolls back everything when a write fails halfway, such as a key issued elsewhere", async () => {
+    const { importData, exportData } = createProvisioningWorld();
+    await importData.execute({ version: 1, workspaces: [{ name: "First", dataset_api_keys: [KEY] }] });
+    const before = await exportData.execute();
+    const file: ImportFileInput = demoWorkspaceFile();
+    file.workspaces[0]!.dataset_api_keys = [KEY];
+    const failure = (await importData.execute(file).catch((error: unknown) => error)) as InvalidImportError;
+    expect(failure.issues).toEqual([
+      { path: "workspaces[0].dataset_api_keys[0]", message: expect.stringMatching(/another workspace/) },
+    ]);
+    expect(await exportData.execute()).toEqual(before);
+  });
+});

@@ -1,0 +1,31 @@
+import type { Store } from "@service-api/ports";
+import {
+  createInMemoryStore,
+  ManualClock,
+  SequentialIdGenerator,
+  SequentialTokenGenerator,
+} from "@service-api/ports/testing";
+import { ExportData } from "./export/export-data.js";
+import { ImportData } from "./import/import-data.js";
+import { IssueApiKey } from "./keys/issue-api-key.js";
+
+/** A stand-in for SHA-256 (64 hex digits); real hashing is the Node adapter's, tested there. */
+const digits = new SequentialIdGenerator();
+const hasher = {
+  hash: (token: string) => `${digits.derive("a", token)}${digits.derive("b", token)}`.replaceAll("-", ""),
+  matches: (token: string, tokenHash: string) => hasher.hash(token) === tokenHash,
+};
+
+/** An in-memory store with the provisioning use cases over it. */
+export function createProvisioningWorld(store: Store = createInMemoryStore()) {
+  const clock = new ManualClock();
+  const ids = new SequentialIdGenerator();
+  return {
+    store,
+    clock,
+    importData: new ImportData(store, ids, hasher, clock),
+    exportData: new ExportData(store.repositories),
+    issueKey: new IssueApiKey(store.repositories, new SequentialTokenGenerator(), hasher, ids, clock),
+    hasher,
+  };
+}
