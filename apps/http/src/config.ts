@@ -1,3 +1,4 @@
+import { DEFAULT_DATABASE_URL } from "@service-api/adapters-sqlite";
 import { z } from "zod";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -5,7 +6,7 @@ const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5001),
   HOST: z.string().min(1).default("0.0.0.0"),
-  DATABASE_URL: z.string().min(1).default("file:./data/service-api.sqlite"),
+  DATABASE_URL: z.string().min(1).default(DEFAULT_DATABASE_URL),
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   FILES_URL: z.url().optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),

@@ -1,3 +1,6 @@
+/** Where the server and the CLI keep their data unless `DATABASE_URL` says otherwise. */
+export const DEFAULT_DATABASE_URL = "file:./data/service-api.sqlite";
+
 import { fileURLToPath } from "node:url";
 
 /**

@@ -1,0 +1,105 @@
+import { parseArgs } from "node:util";
+import type { ApiKey } from "@service-api/domain";
+import type { Command } from "../command.js";
+import { type CommandIo, EXIT, line, UsageError } from "../io.js";
+import { withAdmin } from "../runtime.js";
+
+const HELP = `Usage: service-api keys <create | list | revoke> [options]
+
+  keys create --app <app id>              issue an app key (app-…)
+  keys create --workspace <workspace id>  issue a knowledge key (ds-…) for the workspace's datasets
+  keys list [--app <id>] [--workspace <id>] [--json]
+                                          list keys: id, kind, owner, prefix, creation, last use
+  keys revoke <key id>                    revoke a key; it stops working at once
+
+A new key is printed once, alone on standard output; only its hash is stored, so it cannot be
+shown again. Listings never show keys, only their first characters.
+Exit codes: 0 done, 1 no such app, workspace or key, 2 wrong usage.`;
+
+export const keysCommand: Command = {
+  name: "keys",
+  summary: "Create, list and revoke API keys",
+  help: HELP,
+  async run(args, io) {
+    const [action, ...rest] = args;
+    if (action === "create") return create(rest, io);
+    if (action === "list") return list(rest, io);
+    if (action === "revoke") return revoke(rest, io);
+    throw new UsageError(action ? `keys has no action "${action}".` : "keys needs an action.");
+  },
+};
+
+async function create(args: string[], io: CommandIo): Promise<number> {
+  const { values } = parseArgs({ args, options: { app: { type: "string" }, workspace: { type: "string" } } });
+  if ((values.app === undefined) === (values.workspace === undefined)) {
+    throw new UsageError("keys create takes either --app <id> or --workspace <id>.");
+  }
+  const target = values.app !== undefined ? { appId: values.app } : { workspaceId: values.workspace! };
+  const issued = await withAdmin(io, (admin) => admin.issueKey.execute(target));
+  line(io.stdout, issued.token);
+  const owner = issued.key.kind === "app" ? `app ${issued.key.appId}` : `workspace ${issued.key.workspaceId}`;
+  line(io.stderr, `Created key ${issued.key.id} for ${owner}. It is shown only this once.`);
+  return EXIT.ok;
+}
+
+async function list(args: string[], io: CommandIo): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      app: { type: "string" },
+      workspace: { type: "string" },
+      json: { type: "boolean", default: false },
+    },
+  });
+  const keys = await withAdmin(io, (admin) =>
+    admin.store.repositories.apiKeys.list({ appId: values.app, workspaceId: values.workspace }),
+  );
+  if (values.json) {
+    line(
+      io.stdout,
+      JSON.stringify(
+        keys.map(({ tokenHash, ...shown }) => shown),
+        null,
+        2,
+      ),
+    );
+    return EXIT.ok;
+  }
+  if (keys.length === 0) {
+    line(io.stderr, "No API keys.");
+    return EXIT.ok;
+  }
+  printTable(io, ["ID", "KIND", "FOR", "PREFIX", "CREATED", "LAST USED"], keys.map(row));
+  return EXIT.ok;
+}
+
+async function revoke(args: string[], io: CommandIo): Promise<number> {
+  const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
+  if (positionals.length !== 1) throw new UsageError("keys revoke takes one key id.");
+  await withAdmin(io, (admin) => admin.revokeKey.execute(positionals[0]!));
+  line(io.stdout, `Revoked key ${positionals[0]}.`);
+  return EXIT.ok;
+}
+
+const when = (seconds: number | null) =>
+  seconds === null ? "never" : new Date(seconds * 1000).toISOString();
+
+function row(key: ApiKey): string[] {
+  const owner = key.kind === "app" ? `app ${key.appId}` : `workspace ${key.workspaceId}`;
+  return [key.id, key.kind, owner, `${key.displayPrefix}…`, when(key.createdAt), when(key.lastUsedAt)];
+}
+
+function printTable(io: CommandIo, header: string[], rows: string[][]): void {
+  const widths = header.map((title, column) =>
+    Math.max(title.length, ...rows.map((cells) => cells[column]!.length)),
+  );
+  for (const cells of [header, ...rows]) {
+    line(
+      io.stdout,
+      cells
+        .map((cell, column) => cell.padEnd(widths[column]!))
+        .join("  ")
+        .trimEnd(),
+    );
+  }
+}
