@@ -10,7 +10,15 @@ describe("loadConfig", () => {
       logLevel: "info",
       filesUrl: "http://localhost:5001",
       shutdownTimeoutMs: 10_000,
+      demo: true,
     });
+  });
+
+  it("turns demo mode off in production or on request", () => {
+    expect(loadConfig({ NODE_ENV: "production" }).demo).toBe(false);
+    expect(loadConfig({ DEMO: "off" }).demo).toBe(false);
+    expect(loadConfig({ NODE_ENV: "development" }).demo).toBe(true);
+    expect(() => loadConfig({ DEMO: "maybe" })).toThrow(/DEMO/);
   });
 
   it("reads every variable, treating empty ones as unset", () => {
@@ -30,6 +38,7 @@ describe("loadConfig", () => {
       logLevel: "warn",
       filesUrl: "https://files.example.com",
       shutdownTimeoutMs: 500,
+      demo: true,
     });
     expect(loadConfig({ PORT: "", LOG_LEVEL: "" }).port).toBe(5001);
   });

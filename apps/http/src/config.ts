@@ -10,6 +10,8 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   FILES_URL: z.url().optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  NODE_ENV: z.string().optional(),
+  DEMO: z.enum(["auto", "off"]).default("auto"),
 });
 
 /** The server's settings, read once from the environment. */
@@ -22,6 +24,11 @@ export interface Config {
   filesUrl: string;
   /** How long a shutdown waits for in-flight requests before closing their connections. */
   shutdownTimeoutMs: number;
+  /**
+   * Demo mode: at start, an empty database (or one holding only the demo) gets the demo workspace
+   * and fresh demo keys, printed with examples. Off when NODE_ENV=production or DEMO=off.
+   */
+  demo: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -33,7 +40,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
     throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
   }
-  const { PORT, HOST, DATABASE_URL, LOG_LEVEL, FILES_URL, SHUTDOWN_TIMEOUT_MS } = parsed.data;
+  const { PORT, HOST, DATABASE_URL, LOG_LEVEL, FILES_URL, SHUTDOWN_TIMEOUT_MS, NODE_ENV, DEMO } = parsed.data;
   return {
     port: PORT,
     host: HOST,
@@ -41,6 +48,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     logLevel: LOG_LEVEL,
     filesUrl: FILES_URL ?? `http://${publicHostOf(HOST)}:${PORT}`,
     shutdownTimeoutMs: SHUTDOWN_TIMEOUT_MS,
+    demo: NODE_ENV !== "production" && DEMO !== "off",
   };
 }
 

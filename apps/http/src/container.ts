@@ -1,5 +1,10 @@
 import "reflect-metadata";
-import { RandomUuidGenerator, Sha256TokenHasher, SystemClock } from "@service-api/adapters-node";
+import {
+  RandomTokenGenerator,
+  RandomUuidGenerator,
+  Sha256TokenHasher,
+  SystemClock,
+} from "@service-api/adapters-node";
 import {
   AuthenticateApiKey,
   BindTagsToDataset,
@@ -9,72 +14,103 @@ import {
   UpdateConversationVariable,
 } from "@service-api/application";
 import type { Store } from "@service-api/ports";
+import {
+  ExportData,
+  ImportData,
+  IssueApiKey,
+  LoadDemoWorkspace,
+  RevokeApiKey,
+} from "@service-api/provisioning";
 import type { Logger } from "pino";
-import { type DependencyContainer, instanceCachingFactory, container as rootContainer } from "tsyringe";
+import {
+  type DependencyContainer,
+  type InjectionToken,
+  instanceCachingFactory,
+  container as rootContainer,
+} from "tsyringe";
 import type { Config } from "./config.js";
 import * as tokens from "./tokens.js";
 
 /** The composition root: the only place that knows which adapter serves which port. */
 export function createContainer(config: Config, store: Store, logger: Logger): DependencyContainer {
   const container = rootContainer.createChildContainer();
+  const resolve = <T>(token: InjectionToken<T>): T => container.resolve(token);
+  /** One instance per container, built on first use by a factory the compiler checks. */
+  const single = <T>(token: InjectionToken<T>, build: () => T) =>
+    container.register(token, { useFactory: instanceCachingFactory(build) });
+  const repositories = () => resolve(tokens.STORE).repositories;
+
   container.register(tokens.CONFIG, { useValue: config });
   container.register(tokens.LOGGER, { useValue: logger });
   container.register(tokens.STORE, { useValue: store });
-  container.register(tokens.CLOCK, { useFactory: instanceCachingFactory(() => new SystemClock()) });
-  container.register(tokens.ID_GENERATOR, {
-    useFactory: instanceCachingFactory(() => new RandomUuidGenerator()),
-  });
-  container.register(tokens.TOKEN_HASHER, {
-    useFactory: instanceCachingFactory(() => new Sha256TokenHasher()),
-  });
+  single(tokens.CLOCK, () => new SystemClock());
+  single(tokens.ID_GENERATOR, () => new RandomUuidGenerator());
+  single(tokens.TOKEN_HASHER, () => new Sha256TokenHasher());
+  single(tokens.TOKEN_GENERATOR, () => new RandomTokenGenerator());
 
-  const repositories = () => container.resolve(tokens.STORE).repositories;
-  const single = <T>(build: () => T) => ({ useFactory: instanceCachingFactory(build) });
-
-  container.register(
-    tokens.AUTHENTICATE_API_KEY,
-    single(() => {
-      const { apiKeys, apps, workspaces } = repositories();
-      const [hasher, clock] = [container.resolve(tokens.TOKEN_HASHER), container.resolve(tokens.CLOCK)];
-      return new AuthenticateApiKey(apiKeys, apps, workspaces, hasher, clock);
-    }),
-  );
-  container.register(
-    tokens.GET_DOCUMENT,
-    single(() => {
-      const { datasets, documents, metadata, workspaces } = repositories();
-      return new GetDocument(datasets, documents, metadata, workspaces);
-    }),
-  );
-  container.register(
-    tokens.UPDATE_CONVERSATION_VARIABLE,
-    single(() => {
-      const { endUsers, conversations } = repositories();
-      return new UpdateConversationVariable(endUsers, conversations, container.resolve(tokens.CLOCK));
-    }),
-  );
-  container.register(
-    tokens.BIND_TAGS_TO_DATASET,
-    single(() => {
-      const { datasets, tags } = repositories();
-      return new BindTagsToDataset(
-        datasets,
-        tags,
-        container.resolve(tokens.ID_GENERATOR),
-        container.resolve(tokens.CLOCK),
-      );
-    }),
-  );
-  container.register(
-    tokens.LIST_METADATA_FIELDS,
-    single(() => {
-      const { datasets, documents, metadata } = repositories();
-      return new ListMetadataFields(datasets, documents, metadata);
-    }),
-  );
-  container.register(
+  single(tokens.AUTHENTICATE_API_KEY, () => {
+    const { apiKeys, apps, workspaces } = repositories();
+    return new AuthenticateApiKey(
+      apiKeys,
+      apps,
+      workspaces,
+      resolve(tokens.TOKEN_HASHER),
+      resolve(tokens.CLOCK),
+    );
+  });
+  single(tokens.GET_DOCUMENT, () => {
+    const { datasets, documents, metadata, workspaces } = repositories();
+    return new GetDocument(datasets, documents, metadata, workspaces);
+  });
+  single(tokens.UPDATE_CONVERSATION_VARIABLE, () => {
+    const { endUsers, conversations } = repositories();
+    return new UpdateConversationVariable(endUsers, conversations, resolve(tokens.CLOCK));
+  });
+  single(tokens.BIND_TAGS_TO_DATASET, () => {
+    const { datasets, tags } = repositories();
+    return new BindTagsToDataset(datasets, tags, resolve(tokens.ID_GENERATOR), resolve(tokens.CLOCK));
+  });
+  single(tokens.LIST_METADATA_FIELDS, () => {
+    const { datasets, documents, metadata } = repositories();
+    return new ListMetadataFields(datasets, documents, metadata);
+  });
+  single(
     tokens.GET_WEB_APP_SETTINGS,
-    single(() => new GetWebAppSettings(repositories().apps, container.resolve(tokens.CONFIG).filesUrl)),
+    () => new GetWebAppSettings(repositories().apps, resolve(tokens.CONFIG).filesUrl),
+  );
+
+  // Putting data in and taking it out: demo mode and embedding services use these.
+  single(
+    tokens.IMPORT_DATA,
+    () =>
+      new ImportData(
+        store,
+        resolve(tokens.ID_GENERATOR),
+        resolve(tokens.TOKEN_HASHER),
+        resolve(tokens.CLOCK),
+      ),
+  );
+  single(tokens.EXPORT_DATA, () => new ExportData(repositories()));
+  single(
+    tokens.ISSUE_API_KEY,
+    () =>
+      new IssueApiKey(
+        repositories(),
+        resolve(tokens.TOKEN_GENERATOR),
+        resolve(tokens.TOKEN_HASHER),
+        resolve(tokens.ID_GENERATOR),
+        resolve(tokens.CLOCK),
+      ),
+  );
+  single(tokens.REVOKE_API_KEY, () => new RevokeApiKey(repositories().apiKeys));
+  single(
+    tokens.LOAD_DEMO_WORKSPACE,
+    () =>
+      new LoadDemoWorkspace(
+        resolve(tokens.IMPORT_DATA),
+        resolve(tokens.ISSUE_API_KEY),
+        repositories().apiKeys,
+      ),
   );
   return container;
 }

@@ -1,32 +1,38 @@
 import { ConfigError, loadConfig } from "./config.js";
+import { startDemo } from "./demo-mode.js";
 import { createLogger } from "./logger.js";
 import { startServer } from "./server.js";
 
 /** The standalone server: configured from the environment, stopped by SIGTERM or SIGINT. */
 async function main(): Promise<void> {
-  const config = loadConfig();
+  const noDemo = process.argv.includes("--no-demo");
+  const config = loadConfig(noDemo ? { ...process.env, DEMO: "off" } : process.env);
   const logger = createLogger(config.logLevel);
   const running = await startServer(config, logger);
-  logger.info(
-    { url: running.url, database: config.databaseUrl.startsWith("postgres") ? "postgres" : "sqlite" },
-    "listening",
-  );
 
   const stop = (signal: string) => {
     logger.info({ signal }, "shutting down");
+    // Logs are written asynchronously: flush them before the process ends.
+    const exit = (code: number) => logger.flush(() => process.exit(code));
     running.close().then(
       () => {
         logger.info("stopped");
-        process.exit(0);
+        exit(0);
       },
       (error: unknown) => {
         logger.error({ err: error }, "shutdown failed");
-        process.exit(1);
+        exit(1);
       },
     );
   };
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.once("SIGINT", () => stop("SIGINT"));
+
+  logger.info({ url: running.url, database: "sqlite", demo: config.demo }, "listening");
+  if (!config.demo) return;
+  const banner = await startDemo(running.container, running.url);
+  if (banner) process.stderr.write(banner);
+  else logger.warn("demo mode: the database holds other data, so the demo workspace was not loaded");
 }
 
 main().catch((error: unknown) => {

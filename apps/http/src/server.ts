@@ -2,6 +2,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { openSqliteStore } from "@service-api/adapters-sqlite";
 import type { Logger } from "pino";
+import type { DependencyContainer } from "tsyringe";
 import { createApp } from "./app.js";
 import { type Config, publicHostOf } from "./config.js";
 import { createContainer } from "./container.js";
@@ -10,6 +11,7 @@ export interface RunningServer {
   /** `http://host:port`, with the port actually bound. */
   url: string;
   server: Server;
+  container: DependencyContainer;
   /** Stops accepting, lets in-flight requests finish (up to the shutdown timeout), then closes the database. */
   close(): Promise<void>;
 }
@@ -17,7 +19,8 @@ export interface RunningServer {
 /** Opens the store, applies migrations, and serves the API until `close()`. */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
   const store = await openSqliteStore({ databaseUrl: config.databaseUrl });
-  const app = createApp(createContainer(config, store, logger));
+  const container = createContainer(config, store, logger);
+  const app = createApp(container);
   const server = createServer(app);
   server.keepAliveTimeout = 5_000;
   try {
@@ -36,7 +39,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     closing ??= shutDown(server, config.shutdownTimeoutMs).then(() => store.close());
     return closing;
   };
-  return { url: `http://${host}:${port}`, server, close };
+  return { url: `http://${host}:${port}`, server, container, close };
 }
 
 async function shutDown(server: Server, timeoutMs: number): Promise<void> {

@@ -6,7 +6,14 @@ import type {
   ListMetadataFields,
   UpdateConversationVariable,
 } from "@service-api/application";
-import type { Clock, IdGenerator, Store, TokenHasher } from "@service-api/ports";
+import type { Clock, IdGenerator, Store, TokenGenerator, TokenHasher } from "@service-api/ports";
+import type {
+  ExportData,
+  ImportData,
+  IssueApiKey,
+  LoadDemoWorkspace,
+  RevokeApiKey,
+} from "@service-api/provisioning";
 import type { Logger } from "pino";
 import type { InjectionToken } from "tsyringe";
 import type { Config } from "./config.js";
@@ -18,6 +25,7 @@ export const STORE: InjectionToken<Store> = Symbol("Store");
 export const CLOCK: InjectionToken<Clock> = Symbol("Clock");
 export const ID_GENERATOR: InjectionToken<IdGenerator> = Symbol("IdGenerator");
 export const TOKEN_HASHER: InjectionToken<TokenHasher> = Symbol("TokenHasher");
+export const TOKEN_GENERATOR: InjectionToken<TokenGenerator> = Symbol("TokenGenerator");
 
 export const AUTHENTICATE_API_KEY: InjectionToken<AuthenticateApiKey> = Symbol("AuthenticateApiKey");
 export const GET_DOCUMENT: InjectionToken<GetDocument> = Symbol("GetDocument");
@@ -27,3 +35,9 @@ export const UPDATE_CONVERSATION_VARIABLE: InjectionToken<UpdateConversationVari
 export const BIND_TAGS_TO_DATASET: InjectionToken<BindTagsToDataset> = Symbol("BindTagsToDataset");
 export const LIST_METADATA_FIELDS: InjectionToken<ListMetadataFields> = Symbol("ListMetadataFields");
 export const GET_WEB_APP_SETTINGS: InjectionToken<GetWebAppSettings> = Symbol("GetWebAppSettings");
+
+export const IMPORT_DATA: InjectionToken<ImportData> = Symbol("ImportData");
+export const EXPORT_DATA: InjectionToken<ExportData> = Symbol("ExportData");
+export const ISSUE_API_KEY: InjectionToken<IssueApiKey> = Symbol("IssueApiKey");
+export const REVOKE_API_KEY: InjectionToken<RevokeApiKey> = Symbol("RevokeApiKey");
+export const LOAD_DEMO_WORKSPACE: InjectionToken<LoadDemoWorkspace> = Symbol("LoadDemoWorkspace");

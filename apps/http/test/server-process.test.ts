@@ -77,7 +77,8 @@ describe("the server process", () => {
     expect(response).toContain('"value":"finished during shutdown"');
     const { code } = await server.exited;
     expect(code).toBe(0);
-    expect(server.lines.at(-1)).toMatchObject({ msg: "stopped" });
+    const messages = server.lines.map((line) => line.msg);
+    expect(messages.indexOf("stopped")).toBeGreaterThan(messages.indexOf("shutting down"));
     expect(
       (await seeding.repositories.conversations.findVariable(world.conversation.id, world.variable.id))
         ?.value,

@@ -11,14 +11,19 @@ export interface ServerProcess {
   lines: Record<string, unknown>[];
   waitForLine(predicate: (line: Record<string, unknown>) => boolean): Promise<Record<string, unknown>>;
   exited: Promise<{ code: number | null; stderr: string }>;
+  /** Everything written to stderr so far. */
+  stderr(): string;
 }
 
-/** Runs the built server (what `npm start` runs) as a child process and waits until it listens. */
+/**
+ * Runs the built server (what `npm start` runs) as a child process and waits until it listens.
+ * Demo mode is off unless the environment given turns it on.
+ */
 export async function spawnServer(cwd: string, environment: Record<string, string>): Promise<ServerProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (turbo's test task does).`);
   const child = spawn(process.execPath, [MAIN], {
     cwd,
-    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", ...environment },
+    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", DEMO: "off", ...environment },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines: Record<string, unknown>[] = [];
@@ -36,7 +41,7 @@ export async function spawnServer(cwd: string, environment: Record<string, strin
     stderr += chunk.toString("utf8");
   });
   const exited = new Promise<{ code: number | null; stderr: string }>((resolve) => {
-    child.on("exit", (code) => {
+    child.on("close", (code) => {
       for (const wake of waiters.splice(0)) wake();
       resolve({ code, stderr });
     });
@@ -55,5 +60,5 @@ export async function spawnServer(cwd: string, environment: Record<string, strin
       throw new Error(`server exited with ${code} before listening: ${stderr}`);
     }),
   ]);
-  return { child, url: String(listening.url), lines, waitForLine, exited };
+  return { child, url: String(listening.url), lines, waitForLine, exited, stderr: () => stderr };
 }

@@ -1,0 +1,48 @@
+import { DEMO, type DemoKeys } from "@service-api/provisioning";
+import type { DependencyContainer } from "tsyringe";
+import { LOAD_DEMO_WORKSPACE, STORE } from "./tokens.js";
+
+/**
+ * Demo mode's start: loads the demo workspace with fresh keys, unless the database holds anything
+ * but the demo (then it is someone's data, and nothing is seeded). Returns the text to show, if any.
+ */
+export async function startDemo(
+  container: DependencyContainer,
+  baseUrl: string,
+): Promise<string | undefined> {
+  const workspaces = await container.resolve(STORE).repositories.workspaces.list();
+  if (workspaces.some((workspace) => workspace.id !== DEMO.workspaceId)) return undefined;
+  const keys = await container.resolve(LOAD_DEMO_WORKSPACE).execute();
+  return demoBanner(baseUrl, keys);
+}
+
+/** The first run's welcome: where the server is, the demo keys, and one working curl per operation. */
+export function demoBanner(baseUrl: string, keys: DemoKeys): string {
+  const api = `${baseUrl}/v1`;
+  const knowledge = `-H 'Authorization: Bearer ${keys.knowledgeKey}'`;
+  const app = `-H 'Authorization: Bearer ${keys.appKey}'`;
+  const json = "-H 'Content-Type: application/json'";
+  const curl = "curl -sS --fail-with-body";
+  const tagBinding = JSON.stringify({ tag_ids: DEMO.tagIds, target_id: DEMO.datasetId });
+  const variable = JSON.stringify({ value: "French", user: DEMO.user });
+  return `
+service-api is running at ${baseUrl} in demo mode: the demo workspace "Acme (demo)" is loaded.
+
+  Demo app key (chat app "Support assistant"):  ${keys.appKey}
+  Demo knowledge key (workspace's datasets):    ${keys.knowledgeKey}
+
+These keys are new on every start (the previous ones stop working). For real data, start with
+NODE_ENV=production or DEMO=off, and use "pnpm service-api import" and "pnpm service-api keys".
+
+Get Document:
+  ${curl} ${knowledge} '${api}/datasets/${DEMO.datasetId}/documents/${DEMO.documentId}?metadata=all'
+List Metadata Fields:
+  ${curl} ${knowledge} '${api}/datasets/${DEMO.datasetId}/metadata'
+Create Tag Binding (answers 204, no body):
+  ${curl} -X POST ${knowledge} ${json} -d '${tagBinding}' -w 'HTTP %{http_code}\\n' '${api}/datasets/tags/binding'
+Update Conversation Variable:
+  ${curl} -X PUT ${app} ${json} -d '${variable}' '${api}/conversations/${DEMO.conversationId}/variables/${DEMO.variableId}'
+Get App WebApp Settings:
+  ${curl} ${app} '${api}/site'
+`;
+}

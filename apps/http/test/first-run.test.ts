@@ -1,0 +1,111 @@
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { promisify } from "node:util";
+import { openSqliteStore } from "@service-api/adapters-sqlite";
+import { aWorkspace } from "@service-api/ports/testing";
+import { DEMO } from "@service-api/provisioning";
+import { afterEach, describe, expect, it } from "vitest";
+import { type ServerProcess, spawnServer } from "./support/server-process.js";
+
+const run = promisify(execFile);
+const directories: string[] = [];
+const processes: ServerProcess[] = [];
+function workingDirectory() {
+  const directory = mkdtempSync(join(tmpdir(), "service-api-first-run-"));
+  directories.push(directory);
+  return directory;
+}
+afterEach(() => {
+  for (const { child } of processes.splice(0)) child.kill("SIGKILL");
+  for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
+});
+
+async function start(cwd: string, environment: Record<string, string>) {
+  const server = await spawnServer(cwd, environment);
+  processes.push(server);
+  return server;
+}
+
+/** Waits until the demo banner has been written (it follows the "listening" line). */
+async function bannerOf(server: ServerProcess): Promise<string> {
+  for (
+    let waited = 0;
+    waited < 10_000 && !server.stderr().includes("Get App WebApp Settings");
+    waited += 50
+  ) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return server.stderr();
+}
+
+describe("the first run", () => {
+  it("loads the demo into an empty database and prints keys and a curl per operation, each of which works", async () => {
+    const server = await start(workingDirectory(), { DEMO: "auto" });
+    const banner = await bannerOf(server);
+    expect(banner).toContain(`service-api is running at ${server.url}`);
+    const appKey = /Demo app key[^:]*:\s+(app-\S+)/.exec(banner)?.[1];
+    const knowledgeKey = /Demo knowledge key[^:]*:\s+(ds-\S+)/.exec(banner)?.[1];
+    expect(appKey).toMatch(/^app-[A-Za-z0-9]{40}$/);
+    expect(knowledgeKey).toMatch(/^ds-[A-Za-z0-9]{40}$/);
+
+    const commands = banner.split("\n").filter((line) => line.trim().startsWith("curl "));
+    expect(commands).toHaveLength(5);
+    const outputs = [];
+    for (const command of commands) {
+      const { stdout } = await run("sh", ["-c", command]);
+      outputs.push(stdout);
+    }
+    const [document, fields, binding, variable, site] = outputs as [string, string, string, string, string];
+    expect(JSON.parse(document)).toMatchObject({ id: DEMO.documentId, name: "getting-started.md" });
+    expect(JSON.parse(fields).doc_metadata.map((field: { name: string }) => field.name)).toContain("author");
+    expect(binding.trim()).toBe("HTTP 204");
+    expect(JSON.parse(variable)).toMatchObject({ id: DEMO.variableId, value: "French" });
+    expect(JSON.parse(site)).toMatchObject({ title: "Acme Support" });
+  });
+
+  it("issues new demo keys on each start, and the old ones stop working", async () => {
+    const cwd = workingDirectory();
+    const first = await start(cwd, { DEMO: "auto" });
+    const oldKey = /Demo app key[^:]*:\s+(app-\S+)/.exec(await bannerOf(first))?.[1];
+    first.child.kill("SIGTERM");
+    await first.exited;
+    const second = await start(cwd, { DEMO: "auto" });
+    const newKey = /Demo app key[^:]*:\s+(app-\S+)/.exec(await bannerOf(second))?.[1];
+    expect(newKey).not.toBe(oldKey);
+    const old = await fetch(`${second.url}/v1/site`, { headers: { authorization: `Bearer ${oldKey}` } });
+    expect(old.status).toBe(401);
+    const fresh = await fetch(`${second.url}/v1/site`, { headers: { authorization: `Bearer ${newKey}` } });
+    expect(fresh.status).toBe(200);
+  });
+
+  it.each([
+    ["NODE_ENV=production", { NODE_ENV: "production", DEMO: "auto" }],
+    ["DEMO=off", { DEMO: "off" }],
+  ])("with %s seeds nothing and prints no key", async (_name, environment) => {
+    const cwd = workingDirectory();
+    const server = await start(cwd, environment);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    expect(server.lines.find((line) => line.msg === "listening")).toMatchObject({ demo: false });
+    server.child.kill("SIGTERM");
+    await server.exited;
+    expect(server.stderr()).not.toMatch(/app-|ds-/);
+    const store = await openSqliteStore({ databaseUrl: join(cwd, "data", "service-api.sqlite") });
+    expect(await store.repositories.workspaces.list()).toEqual([]);
+    await store.close();
+  });
+
+  it("leaves a database with other data alone even in demo mode", async () => {
+    const cwd = workingDirectory();
+    const databasePath = join(cwd, "kb.sqlite");
+    const store = await openSqliteStore({ databaseUrl: databasePath });
+    const workspace = aWorkspace();
+    await store.repositories.workspaces.save(workspace);
+    const server = await start(cwd, { DEMO: "auto", DATABASE_URL: databasePath });
+    await server.waitForLine((line) => String(line.msg).startsWith("demo mode"));
+    expect(server.stderr()).not.toMatch(/app-|ds-/);
+    expect(await store.repositories.workspaces.list()).toEqual([workspace]);
+    await store.close();
+  });
+});
