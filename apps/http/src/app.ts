@@ -10,8 +10,8 @@ import { registerSiteRoutes } from "./routes/site.js";
 import { registerTagBindingRoutes } from "./routes/tag-bindings.js";
 import { LOGGER } from "./tokens.js";
 
-/** The five operations under a router, to mount at `/v1` (or wherever the host app likes). */
-export function createServiceApiRouter(container: DependencyContainer): Router {
+/** The five operations' routes over a container, as mounted at `/v1`. */
+export function serviceApiRoutes(container: DependencyContainer): Router {
   const router = Router({ caseSensitive: true, strict: false });
   registerDocumentRoutes(router, container);
   registerConversationVariableRoutes(router, container);
@@ -32,7 +32,7 @@ export function createApp(container: DependencyContainer): Express {
   const root = Router();
   registerHealthRoutes(root, container);
   app.use(root);
-  app.use("/v1", createServiceApiRouter(container));
+  app.use("/v1", serviceApiRoutes(container));
   app.use(unknownRoute);
   app.use(errorHandler(logger));
   return app;

@@ -1,0 +1,101 @@
+import { openSqliteStore } from "@service-api/adapters-sqlite";
+import type {
+  AuthenticateApiKey,
+  BindTagsToDataset,
+  GetDocument,
+  GetWebAppSettings,
+  ListMetadataFields,
+  UpdateConversationVariable,
+} from "@service-api/application";
+import type { Store } from "@service-api/ports";
+import type { ExportData, ImportData, IssueApiKey, RevokeApiKey } from "@service-api/provisioning";
+import { type Router as ExpressRouter, Router } from "express";
+import type { Logger } from "pino";
+import type { DependencyContainer } from "tsyringe";
+import { serviceApiRoutes } from "./app.js";
+import { loadConfig } from "./config.js";
+import { createContainer } from "./container.js";
+import { errorHandler } from "./http/error-handler.js";
+import { createLogger } from "./logger.js";
+import * as tokens from "./tokens.js";
+
+export interface ServiceApiOptions {
+  /** A SQLite path or `file:` URL; default `file:./data/service-api.sqlite`. Migrations run on open. */
+  databaseUrl?: string;
+  /** Public base of image icons (`icon_url`); default `http://localhost:5001`. */
+  filesUrl?: string;
+  /** Where errors are logged; default: a JSON logger at `warn` on stdout. */
+  logger?: Logger;
+}
+
+/** The service without HTTP: every use case over one open store. */
+export interface ServiceApi {
+  authenticate: AuthenticateApiKey;
+  getDocument: GetDocument;
+  updateConversationVariable: UpdateConversationVariable;
+  bindTagsToDataset: BindTagsToDataset;
+  listMetadataFields: ListMetadataFields;
+  getWebAppSettings: GetWebAppSettings;
+  importData: ImportData;
+  exportData: ExportData;
+  issueApiKey: IssueApiKey;
+  revokeApiKey: RevokeApiKey;
+  store: Store;
+  container: DependencyContainer;
+  /** Closes the database. */
+  close(): Promise<void>;
+}
+
+/** Opens the store and builds every use case, for a Node service that calls them directly. */
+export async function openServiceApi(options: ServiceApiOptions = {}): Promise<ServiceApi> {
+  const config = loadConfig({ DATABASE_URL: options.databaseUrl, FILES_URL: options.filesUrl, DEMO: "off" });
+  const logger = options.logger ?? createLogger("warn");
+  const store = await openSqliteStore({ databaseUrl: config.databaseUrl });
+  const container = createContainer(config, store, logger);
+  return {
+    authenticate: container.resolve(tokens.AUTHENTICATE_API_KEY),
+    getDocument: container.resolve(tokens.GET_DOCUMENT),
+    updateConversationVariable: container.resolve(tokens.UPDATE_CONVERSATION_VARIABLE),
+    bindTagsToDataset: container.resolve(tokens.BIND_TAGS_TO_DATASET),
+    listMetadataFields: container.resolve(tokens.LIST_METADATA_FIELDS),
+    getWebAppSettings: container.resolve(tokens.GET_WEB_APP_SETTINGS),
+    importData: container.resolve(tokens.IMPORT_DATA),
+    exportData: container.resolve(tokens.EXPORT_DATA),
+    issueApiKey: container.resolve(tokens.ISSUE_API_KEY),
+    revokeApiKey: container.resolve(tokens.REVOKE_API_KEY),
+    store,
+    container,
+    close: () => store.close(),
+  };
+}
+
+/** A router to mount in another Express app; requests wait until the store is open. */
+export interface ServiceApiRouter extends ExpressRouter {
+  /** Resolves once the store is open (rejects if it cannot be). */
+  ready: Promise<void>;
+  /** Closes the store. */
+  close(): Promise<void>;
+}
+
+/**
+ * The five operations as an Express router: `app.use("/v1", createServiceApiRouter({ databaseUrl }))`.
+ * Errors of its routes answer `{status, code, message}`; other paths fall through to the host app.
+ */
+export function createServiceApiRouter(options: ServiceApiOptions = {}): ServiceApiRouter {
+  const logger = options.logger ?? createLogger("warn");
+  const opening = openServiceApi({ ...options, logger });
+  const router = Router() as ServiceApiRouter;
+  let routes: ExpressRouter | undefined;
+  router.ready = opening.then((api) => {
+    routes = serviceApiRoutes(api.container);
+  });
+  router.ready.catch((error: unknown) =>
+    logger.error({ err: error }, "service-api could not open its store"),
+  );
+  router.use((req, res, next) => {
+    router.ready.then(() => routes!(req, res, next), next);
+  });
+  router.use(errorHandler(logger));
+  router.close = async () => (await opening).close();
+  return router;
+}

@@ -1,0 +1,25 @@
+import { openServiceApi } from "@service-api/http";
+
+/**
+ * Reads a document without HTTP, as a background job of the host service might: the same
+ * authentication and use case the API route runs, called directly.
+ */
+export async function readDocumentTitleAndMetadata(
+  databaseUrl: string,
+  key: string,
+  datasetId: string,
+  documentId: string,
+) {
+  const api = await openServiceApi({ databaseUrl });
+  try {
+    const { workspaceId } = await api.authenticate.forWorkspace(key);
+    const result = await api.getDocument.execute({ workspaceId, datasetId, documentId, metadata: "all" });
+    if (result.view !== "all") throw new Error("asked for every field");
+    return {
+      name: result.document.name,
+      metadata: Object.fromEntries(result.document.docMetadata.map((entry) => [entry.name, entry.value])),
+    };
+  } finally {
+    await api.close();
+  }
+}
