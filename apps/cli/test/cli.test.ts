@@ -117,6 +117,17 @@ describe("service-api import and export", () => {
     expect((await target.run(["export"])).stdout).toBe(exported);
   });
 
+  it("imports the README's minimal example file", async () => {
+    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+    const example = /A minimal file:\s+```json\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(example).toBeDefined();
+    const result = await place().run(["import", "-"], example);
+    expect(result).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining("1 workspace, 1 dataset, 1 document, 1 app"),
+    });
+  });
+
   it("shows progress on stderr when asked", async () => {
     const here = place();
     const result = await here.run(["import", "-", "--progress"], JSON.stringify(demoWorkspaceFile()));
