@@ -1,12 +1,11 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
+import { type DatabaseSchema, kyselyStore } from "@service-api/adapters-kysely";
 import type { Store } from "@service-api/ports";
 import Database from "better-sqlite3";
-import { Kysely, SqliteDialect, sql } from "kysely";
+import { Kysely, SqliteDialect } from "kysely";
 import { Migrator } from "kysely/migration";
 import { sqliteMigrations } from "./migrations/index.js";
-import { createSqliteRepositories } from "./repositories/index.js";
-import type { DatabaseSchema } from "./schema.js";
 import { sqlitePathOf } from "./sqlite-location.js";
 
 export interface SqliteStoreOptions {
@@ -45,14 +44,7 @@ export async function openSqliteStore({
     await db.destroy();
     throw error;
   }
-  return {
-    repositories: createSqliteRepositories(db),
-    transaction: (work) => db.transaction().execute((trx) => work(createSqliteRepositories(trx))),
-    ping: async () => {
-      await sql`select 1`.execute(db);
-    },
-    close: () => db.destroy(),
-  };
+  return kyselyStore(db);
 }
 
 async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<void> {

@@ -5,7 +5,7 @@ export interface AppRepository {
   /** Inserts or replaces the app with this id. Its workspace must exist. */
   save(app: App): Promise<void>;
   findById(id: string): Promise<App | undefined>;
-  /** The workspace's apps, by name then id. */
+  /** The workspace's apps, by name (in code point order) then id. */
   listInWorkspace(workspaceId: string): Promise<App[]>;
   /** Inserts or replaces the app's site: at most one per app. */
   saveSite(site: Site): Promise<void>;

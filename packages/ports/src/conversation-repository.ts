@@ -11,7 +11,7 @@ export interface ConversationRepository {
   /** Inserts or replaces the variable with this (conversation, id) pair: ids repeat across conversations. */
   saveVariable(variable: ConversationVariable): Promise<void>;
   findVariable(conversationId: string, variableId: string): Promise<ConversationVariable | undefined>;
-  /** The conversation's variables, by name then id. */
+  /** The conversation's variables, by name (in code point order) then id. */
   listVariables(conversationId: string): Promise<ConversationVariable[]>;
   /**
    * Sets the variable's value and `updatedAt` in one atomic write and returns the variable as

@@ -6,7 +6,7 @@ export interface TagRepository {
   save(tag: Tag): Promise<void>;
   /** The tags among these ids that exist, of any workspace and type, in no particular order. */
   findByIds(ids: readonly string[]): Promise<Tag[]>;
-  /** The workspace's tags, by type, name, then id. */
+  /** The workspace's tags, by type, name (in code point order), then id. */
   listInWorkspace(workspaceId: string): Promise<Tag[]>;
   /**
    * Adds the bindings whose (tag, target) pair is not bound yet, atomically; pairs already bound

@@ -5,12 +5,12 @@ export interface WorkspaceRepository {
   /** Inserts or replaces the workspace with this id. */
   save(workspace: Workspace): Promise<void>;
   findById(id: string): Promise<Workspace | undefined>;
-  /** Every workspace, by name then id. */
+  /** Every workspace, by name (in code point order) then id. */
   list(): Promise<Workspace[]>;
   /** Inserts or replaces the member with this id. Its workspace must exist. */
   saveMember(member: Member): Promise<void>;
   /** The member with this id in this workspace; a member of another workspace is absent. */
   findMember(workspaceId: string, memberId: string): Promise<Member | undefined>;
-  /** The workspace's members, by name then id. */
+  /** The workspace's members, by name (in code point order) then id. */
   listMembers(workspaceId: string): Promise<Member[]>;
 }

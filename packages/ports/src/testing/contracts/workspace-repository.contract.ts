@@ -47,6 +47,13 @@ export function describeWorkspaceRepositoryContract(openStore: OpenStore): void 
       await workspaces.saveMember(ada);
       await workspaces.saveMember(aMember(alpha.id));
       expect(await workspaces.list()).toEqual([alpha, zeta]);
+      const lower = aWorkspace({ name: "alpha" });
+      await workspaces.save(lower);
+      expect((await workspaces.list()).map((workspace) => workspace.name)).toEqual([
+        "Alpha",
+        "Zeta",
+        "alpha",
+      ]);
       expect(await workspaces.listMembers(zeta.id)).toEqual([ada, grace]);
     });
   });

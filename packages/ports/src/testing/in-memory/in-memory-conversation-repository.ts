@@ -1,6 +1,6 @@
 import type { Conversation, ConversationVariable } from "@service-api/domain";
 import type { ConversationRepository } from "../../conversation-repository.js";
-import { byName, type Snapshotting } from "./snapshotting.js";
+import { byName, byText, type Snapshotting } from "./snapshotting.js";
 
 export class InMemoryConversationRepository implements ConversationRepository, Snapshotting {
   #conversations = new Map<string, Conversation>();
@@ -22,7 +22,7 @@ export class InMemoryConversationRepository implements ConversationRepository, S
     const conversations = [...this.#conversations.values()].filter(
       (conversation) => conversation.appId === appId,
     );
-    return structuredClone(conversations.sort((a, b) => a.id.localeCompare(b.id)));
+    return structuredClone(conversations.sort((a, b) => byText(a.id, b.id)));
   }
 
   async listVariables(conversationId: string): Promise<ConversationVariable[]> {

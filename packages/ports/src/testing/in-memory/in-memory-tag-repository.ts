@@ -1,6 +1,6 @@
 import type { Tag, TagBinding } from "@service-api/domain";
 import type { TagRepository } from "../../tag-repository.js";
-import type { Snapshotting } from "./snapshotting.js";
+import { byName, byText, type Snapshotting } from "./snapshotting.js";
 
 export class InMemoryTagRepository implements TagRepository, Snapshotting {
   #tags = new Map<string, Tag>();
@@ -17,9 +17,7 @@ export class InMemoryTagRepository implements TagRepository, Snapshotting {
 
   async listInWorkspace(workspaceId: string): Promise<Tag[]> {
     const tags = [...this.#tags.values()].filter((tag) => tag.workspaceId === workspaceId);
-    tags.sort(
-      (a, b) => a.type.localeCompare(b.type) || a.name.localeCompare(b.name) || a.id.localeCompare(b.id),
-    );
+    tags.sort((a, b) => byText(a.type, b.type) || byName(a, b));
     return structuredClone(tags);
   }
 

@@ -53,7 +53,7 @@ const appFromRow = (row: Selectable<AppTable>): App => ({
   status: row.status as App["status"],
 });
 
-export class SqliteAppRepository implements AppRepository {
+export class KyselyAppRepository implements AppRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
   async save(app: App): Promise<void> {

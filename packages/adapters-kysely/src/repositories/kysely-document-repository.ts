@@ -8,7 +8,7 @@ import { updateAllBut } from "./rows.js";
 /** Characters as the API counts them: code points, as SQLite's length() does. */
 const characterCount = (text: string) => [...text].length;
 
-export class SqliteDocumentRepository implements DocumentRepository {
+export class KyselyDocumentRepository implements DocumentRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
   async save(document: Document): Promise<void> {

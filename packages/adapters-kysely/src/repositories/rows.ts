@@ -1,7 +1,10 @@
 import type { ProcessRule } from "@service-api/domain";
+import type { Flag } from "../schema.js";
 
+/** Flags are written as 0/1, which SQLite's integers and PostgreSQL's booleans both take. */
 export const toFlag = (value: boolean): number => (value ? 1 : 0);
-export const fromFlag = (value: number): boolean => value === 1;
+/** SQLite reads a flag back as 0/1, PostgreSQL as a boolean. */
+export const fromFlag = (value: Flag): boolean => value === true || value === 1;
 
 export const processRuleColumns = (rule: ProcessRule) => ({
   process_rule_id: rule.id,

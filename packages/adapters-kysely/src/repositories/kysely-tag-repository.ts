@@ -11,7 +11,7 @@ const tagFromRow = (row: Selectable<TagTable>): Tag => ({
   name: row.name,
 });
 
-export class SqliteTagRepository implements TagRepository {
+export class KyselyTagRepository implements TagRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
   async save(tag: Tag): Promise<void> {

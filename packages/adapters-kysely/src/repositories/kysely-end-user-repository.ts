@@ -4,7 +4,7 @@ import type { Kysely } from "kysely";
 import type { DatabaseSchema } from "../schema.js";
 import { updateAllBut } from "./rows.js";
 
-export class SqliteEndUserRepository implements EndUserRepository {
+export class KyselyEndUserRepository implements EndUserRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
   async save(endUser: EndUser): Promise<void> {

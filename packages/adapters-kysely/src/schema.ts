@@ -1,6 +1,9 @@
 import type { Generated } from "kysely";
 
-/** Table types of the SQLite schema. snake_case as in SQL; booleans are 0/1; JSON is text. */
+/** A boolean column: an integer 0/1 in SQLite, a boolean in PostgreSQL. */
+export type Flag = number | boolean;
+
+/** Table types of the schema both SQL adapters migrate to. snake_case as in SQL; JSON is text. */
 export interface WorkspaceTable {
   id: string;
   name: string;
@@ -35,8 +38,8 @@ export interface DatasetTable {
   id: string;
   workspace_id: string;
   name: string;
-  enable_api: number;
-  built_in_field_enabled: number;
+  enable_api: Flag;
+  built_in_field_enabled: Flag;
   /** All three null when the dataset has no processing rule. */
   process_rule_id: string | null;
   process_rule_mode: string | null;
@@ -69,19 +72,19 @@ export interface DocumentTable extends ProcessRuleColumns {
   tokens: number;
   word_count: number;
   indexing_status: string;
-  is_paused: number;
+  is_paused: Flag;
   error: string | null;
-  enabled: number;
+  enabled: Flag;
   disabled_at: number | null;
   disabled_by: string | null;
-  archived: number;
+  archived: Flag;
   doc_form: string;
   doc_language: string;
   doc_type: string | null;
   completed_at: number | null;
   indexing_latency: number | null;
   summary_index_status: string | null;
-  need_summary: number;
+  need_summary: Flag;
 }
 
 export interface ChunkTable {
@@ -128,7 +131,7 @@ export interface AppTable {
   workspace_id: string;
   name: string;
   mode: string;
-  enable_api: number;
+  enable_api: Flag;
   status: string;
 }
 
@@ -136,7 +139,7 @@ export interface SiteTable {
   app_id: string;
   title: string;
   chat_color_theme: string;
-  chat_color_theme_inverted: number;
+  chat_color_theme_inverted: Flag;
   icon_type: string;
   icon: string;
   icon_background: string;
@@ -146,8 +149,8 @@ export interface SiteTable {
   input_placeholder: string | null;
   custom_disclaimer: string;
   default_language: string;
-  show_workflow_steps: number;
-  use_icon_as_answer_icon: number;
+  show_workflow_steps: Flag;
+  use_icon_as_answer_icon: Flag;
 }
 
 export interface EndUserTable {
@@ -160,7 +163,7 @@ export interface ConversationTable {
   id: string;
   app_id: string;
   end_user_id: string;
-  is_deleted: number;
+  is_deleted: Flag;
 }
 
 export interface ConversationVariableTable {

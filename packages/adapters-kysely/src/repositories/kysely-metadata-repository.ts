@@ -4,7 +4,7 @@ import type { Kysely } from "kysely";
 import type { DatabaseSchema } from "../schema.js";
 import { updateAllBut } from "./rows.js";
 
-export class SqliteMetadataRepository implements MetadataRepository {
+export class KyselyMetadataRepository implements MetadataRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
   async saveField(field: MetadataField): Promise<void> {

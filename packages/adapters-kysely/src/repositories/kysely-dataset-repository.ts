@@ -20,7 +20,7 @@ function datasetFromRow(row: Selectable<DatasetTable>): Dataset {
   };
 }
 
-export class SqliteDatasetRepository implements DatasetRepository {
+export class KyselyDatasetRepository implements DatasetRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
   async save(dataset: Dataset): Promise<void> {

@@ -24,7 +24,7 @@ const conversationFromRow = (row: Selectable<ConversationTable>): Conversation =
   isDeleted: fromFlag(row.is_deleted),
 });
 
-export class SqliteConversationRepository implements ConversationRepository {
+export class KyselyConversationRepository implements ConversationRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
   async save(conversation: Conversation): Promise<void> {

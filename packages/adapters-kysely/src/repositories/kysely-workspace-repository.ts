@@ -16,7 +16,7 @@ const memberFromRow = (row: Selectable<MemberTable>): Member => ({
   name: row.name,
 });
 
-export class SqliteWorkspaceRepository implements WorkspaceRepository {
+export class KyselyWorkspaceRepository implements WorkspaceRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
   async save(workspace: Workspace): Promise<void> {

@@ -18,7 +18,7 @@ function apiKeyFromRow(row: Selectable<ApiKeyTable>): ApiKey {
     : { ...common, kind: "dataset", appId: null };
 }
 
-export class SqliteApiKeyRepository implements ApiKeyRepository {
+export class KyselyApiKeyRepository implements ApiKeyRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
   async save(key: ApiKey): Promise<void> {

@@ -1,0 +1,26 @@
+import type { Repositories } from "@service-api/ports";
+import type { Kysely } from "kysely";
+import { KyselyApiKeyRepository } from "./repositories/kysely-api-key-repository.js";
+import { KyselyAppRepository } from "./repositories/kysely-app-repository.js";
+import { KyselyConversationRepository } from "./repositories/kysely-conversation-repository.js";
+import { KyselyDatasetRepository } from "./repositories/kysely-dataset-repository.js";
+import { KyselyDocumentRepository } from "./repositories/kysely-document-repository.js";
+import { KyselyEndUserRepository } from "./repositories/kysely-end-user-repository.js";
+import { KyselyMetadataRepository } from "./repositories/kysely-metadata-repository.js";
+import { KyselyTagRepository } from "./repositories/kysely-tag-repository.js";
+import { KyselyWorkspaceRepository } from "./repositories/kysely-workspace-repository.js";
+import type { DatabaseSchema } from "./schema.js";
+
+export function createKyselyRepositories(db: Kysely<DatabaseSchema>): Repositories {
+  return {
+    workspaces: new KyselyWorkspaceRepository(db),
+    apiKeys: new KyselyApiKeyRepository(db),
+    datasets: new KyselyDatasetRepository(db),
+    documents: new KyselyDocumentRepository(db),
+    metadata: new KyselyMetadataRepository(db),
+    tags: new KyselyTagRepository(db),
+    apps: new KyselyAppRepository(db),
+    endUsers: new KyselyEndUserRepository(db),
+    conversations: new KyselyConversationRepository(db),
+  };
+}
