@@ -14,7 +14,8 @@ function overview(): string {
   return [
     "Usage: service-api <command> [options]",
     "",
-    "Administers the service-api database named by DATABASE_URL (default file:./data/service-api.sqlite).",
+    "Administers the service-api database named by DATABASE_URL: postgres://… for PostgreSQL, a path or",
+    "file: URL for SQLite (default file:./data/service-api.sqlite).",
     "",
     "Commands:",
     ...COMMANDS.map((command) => `  ${command.name.padEnd(width)}  ${command.summary}`),

@@ -4,7 +4,6 @@ import {
   Sha256TokenHasher,
   SystemClock,
 } from "@service-api/adapters-node";
-import { DEFAULT_DATABASE_URL, openSqliteStore } from "@service-api/adapters-sqlite";
 import type { Store } from "@service-api/ports";
 import {
   ExportData,
@@ -13,12 +12,13 @@ import {
   LoadDemoWorkspace,
   RevokeApiKey,
 } from "@service-api/provisioning";
+import { openStore, storeOptionsFromEnvironment } from "@service-api/stores";
 import type { CommandIo } from "./io.js";
 
-/** The CLI's composition root: the store of `DATABASE_URL` and the provisioning use cases over it. */
+/** The CLI's composition root: the store `DATABASE_URL` names and the provisioning use cases over it. */
 export async function openAdmin(io: CommandIo) {
-  const databaseUrl = io.env.DATABASE_URL || DEFAULT_DATABASE_URL;
-  const store: Store = await openSqliteStore({ databaseUrl });
+  const { databaseUrl, pool } = storeOptionsFromEnvironment(io.env);
+  const store: Store = await openStore({ databaseUrl, pool });
   const [ids, hasher, clock] = [new RandomUuidGenerator(), new Sha256TokenHasher(), new SystemClock()];
   const importData = new ImportData(store, ids, hasher, clock);
   const issueKey = new IssueApiKey(store.repositories, new RandomTokenGenerator(), hasher, ids, clock);

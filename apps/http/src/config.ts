@@ -1,4 +1,8 @@
-import { DEFAULT_DATABASE_URL } from "@service-api/adapters-sqlite";
+import {
+  type PostgresPoolOptions,
+  StoreEnvironmentError,
+  storeOptionsFromEnvironment,
+} from "@service-api/stores";
 import { z } from "zod";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
@@ -6,7 +10,6 @@ const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"
 const environmentSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(5001),
   HOST: z.string().min(1).default("0.0.0.0"),
-  DATABASE_URL: z.string().min(1).default(DEFAULT_DATABASE_URL),
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   FILES_URL: z.url().optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
@@ -18,7 +21,10 @@ const environmentSchema = z.object({
 export interface Config {
   port: number;
   host: string;
+  /** `postgres://…` selects PostgreSQL; a path or `file:` URL, SQLite. */
   databaseUrl: string;
+  /** PostgreSQL pool bounds (`DATABASE_POOL_MAX`, `DATABASE_*_TIMEOUT_MS`). */
+  pool: PostgresPoolOptions;
   logLevel: (typeof LOG_LEVELS)[number];
   /** Public base of image icons (`icon_url`); defaults to the server's own address. */
   filesUrl: string;
@@ -36,15 +42,23 @@ export class ConfigError extends Error {}
 export function loadConfig(environment: Record<string, string | undefined> = process.env): Config {
   const blanksRemoved = Object.fromEntries(Object.entries(environment).filter(([, value]) => value !== ""));
   const parsed = environmentSchema.safeParse(blanksRemoved);
-  if (!parsed.success) {
-    const problems = parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
-    throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+  const problems = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`);
+  let store: ReturnType<typeof storeOptionsFromEnvironment> | undefined;
+  try {
+    store = storeOptionsFromEnvironment(environment);
+  } catch (error) {
+    if (!(error instanceof StoreEnvironmentError)) throw error;
+    problems.push(error.message);
   }
-  const { PORT, HOST, DATABASE_URL, LOG_LEVEL, FILES_URL, SHUTDOWN_TIMEOUT_MS, NODE_ENV, DEMO } = parsed.data;
+  if (!parsed.success || !store) throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+  const { PORT, HOST, LOG_LEVEL, FILES_URL, SHUTDOWN_TIMEOUT_MS, NODE_ENV, DEMO } = parsed.data;
   return {
     port: PORT,
     host: HOST,
-    databaseUrl: DATABASE_URL,
+    databaseUrl: store.databaseUrl,
+    pool: store.pool,
     logLevel: LOG_LEVEL,
     filesUrl: FILES_URL ?? `http://${publicHostOf(HOST)}:${PORT}`,
     shutdownTimeoutMs: SHUTDOWN_TIMEOUT_MS,

@@ -1,4 +1,3 @@
-import { openSqliteStore } from "@service-api/adapters-sqlite";
 import type {
   AuthenticateApiKey,
   BindTagsToDataset,
@@ -9,6 +8,8 @@ import type {
 } from "@service-api/application";
 import type { Store } from "@service-api/ports";
 import type { ExportData, ImportData, IssueApiKey, RevokeApiKey } from "@service-api/provisioning";
+import type { PostgresPoolOptions } from "@service-api/stores";
+import { openStore } from "@service-api/stores";
 import { type Router as ExpressRouter, Router } from "express";
 import type { Logger } from "pino";
 import type { DependencyContainer } from "tsyringe";
@@ -20,8 +21,10 @@ import { createLogger } from "./logger.js";
 import * as tokens from "./tokens.js";
 
 export interface ServiceApiOptions {
-  /** A SQLite path or `file:` URL; default `file:./data/service-api.sqlite`. Migrations run on open. */
+  /** `postgres://…`, or a SQLite path or `file:` URL; default `file:./data/service-api.sqlite`. Migrations run on open. */
   databaseUrl?: string;
+  /** PostgreSQL pool bounds. */
+  pool?: Partial<PostgresPoolOptions>;
   /** Public base of image icons (`icon_url`); default `http://localhost:5001`. */
   filesUrl?: string;
   /** Where errors are logged; default: a JSON logger at `warn` on stdout. */
@@ -50,7 +53,10 @@ export interface ServiceApi {
 export async function openServiceApi(options: ServiceApiOptions = {}): Promise<ServiceApi> {
   const config = loadConfig({ DATABASE_URL: options.databaseUrl, FILES_URL: options.filesUrl, DEMO: "off" });
   const logger = options.logger ?? createLogger("warn");
-  const store = await openSqliteStore({ databaseUrl: config.databaseUrl });
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    pool: { ...config.pool, ...options.pool },
+  });
   const container = createContainer(config, store, logger);
   return {
     authenticate: container.resolve(tokens.AUTHENTICATE_API_KEY),

@@ -1,3 +1,4 @@
+import { storeKindOf } from "@service-api/stores";
 import { ConfigError, loadConfig } from "./config.js";
 import { startDemo } from "./demo-mode.js";
 import { createLogger } from "./logger.js";
@@ -28,7 +29,10 @@ async function main(): Promise<void> {
   process.once("SIGTERM", () => stop("SIGTERM"));
   process.once("SIGINT", () => stop("SIGINT"));
 
-  logger.info({ url: running.url, database: "sqlite", demo: config.demo }, "listening");
+  logger.info(
+    { url: running.url, database: storeKindOf(config.databaseUrl), demo: config.demo },
+    "listening",
+  );
   if (!config.demo) return;
   const banner = await startDemo(running.container, running.url);
   if (banner) process.stderr.write(banner);

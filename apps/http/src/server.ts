@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { openSqliteStore } from "@service-api/adapters-sqlite";
+import { openStore } from "@service-api/stores";
 import type { Logger } from "pino";
 import type { DependencyContainer } from "tsyringe";
 import { createApp } from "./app.js";
@@ -16,9 +16,9 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** Opens the store, applies migrations, and serves the API until `close()`. */
+/** Opens the store `DATABASE_URL` names, applies migrations, and serves the API until `close()`. */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
-  const store = await openSqliteStore({ databaseUrl: config.databaseUrl });
+  const store = await openStore({ databaseUrl: config.databaseUrl, pool: config.pool });
   const container = createContainer(config, store, logger);
   const app = createApp(container);
   const server = createServer(app);

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "./support/http.js";
 import { type SeededWorkspace, seedWorkspace } from "./support/seed.js";
+import { runSql } from "./support/test-database.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
 let server: TestServer;
@@ -128,12 +129,9 @@ describe("errors", () => {
   it("hides internal failures behind a generic 500, logs them, and keeps serving", async () => {
     const { repositories } = server.store;
     // A stored value that is not JSON: the repository throws while reading it.
-    const { default: Database } = await import("better-sqlite3");
-    const database = new Database(server.databasePath);
-    database
-      .prepare("update conversation_variables set value = 'not json' where id = ?")
-      .run(world.variable.id);
-    database.close();
+    await runSql(server.databaseUrl, "update conversation_variables set value = 'not json' where id = $1", [
+      world.variable.id,
+    ]);
     const response = await call(server.url, "PUT", variablePath(), {
       token: appKey(),
       body: { value: "x", user: "alice" },

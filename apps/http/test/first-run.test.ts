@@ -3,22 +3,34 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { openSqliteStore } from "@service-api/adapters-sqlite";
 import { aWorkspace } from "@service-api/ports/testing";
 import { DEMO } from "@service-api/provisioning";
+import { openStore } from "@service-api/stores";
 import { afterEach, describe, expect, it } from "vitest";
 import { type ServerProcess, spawnServer } from "./support/server-process.js";
+import { createTestDatabaseUrl, TEST_STORE, type TestDatabaseUrl } from "./support/test-database.js";
 
 const run = promisify(execFile);
 const directories: string[] = [];
 const processes: ServerProcess[] = [];
+const databases: TestDatabaseUrl[] = [];
+/** A fresh, empty database of the store under test. */
+async function emptyDatabase(): Promise<string> {
+  const database = await createTestDatabaseUrl();
+  databases.push(database);
+  return database.databaseUrl;
+}
 function workingDirectory() {
   const directory = mkdtempSync(join(tmpdir(), "service-api-first-run-"));
   directories.push(directory);
   return directory;
 }
-afterEach(() => {
-  for (const { child } of processes.splice(0)) child.kill("SIGKILL");
+afterEach(async () => {
+  for (const { child, exited } of processes.splice(0)) {
+    child.kill("SIGKILL");
+    await exited;
+  }
+  for (const database of databases.splice(0)) await database.drop();
   for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
 
@@ -42,7 +54,7 @@ async function bannerOf(server: ServerProcess): Promise<string> {
 
 describe("the first run", () => {
   it("loads the demo into an empty database and prints keys and a curl per operation, each of which works", async () => {
-    const server = await start(workingDirectory(), { DEMO: "auto" });
+    const server = await start(workingDirectory(), { DEMO: "auto", DATABASE_URL: await emptyDatabase() });
     const banner = await bannerOf(server);
     expect(banner).toContain(`service-api is running at ${server.url}`);
     const appKey = /Demo app key[^:]*:\s+(app-\S+)/.exec(banner)?.[1];
@@ -67,11 +79,12 @@ describe("the first run", () => {
 
   it("issues new demo keys on each start, and the old ones stop working", async () => {
     const cwd = workingDirectory();
-    const first = await start(cwd, { DEMO: "auto" });
+    const environment = { DEMO: "auto", DATABASE_URL: await emptyDatabase() };
+    const first = await start(cwd, environment);
     const oldKey = /Demo app key[^:]*:\s+(app-\S+)/.exec(await bannerOf(first))?.[1];
     first.child.kill("SIGTERM");
     await first.exited;
-    const second = await start(cwd, { DEMO: "auto" });
+    const second = await start(cwd, environment);
     const newKey = /Demo app key[^:]*:\s+(app-\S+)/.exec(await bannerOf(second))?.[1];
     expect(newKey).not.toBe(oldKey);
     const old = await fetch(`${second.url}/v1/site`, { headers: { authorization: `Bearer ${oldKey}` } });
@@ -80,7 +93,7 @@ describe("the first run", () => {
     expect(fresh.status).toBe(200);
   });
 
-  it.each([
+  it.runIf(TEST_STORE === "sqlite").each([
     ["NODE_ENV=production", { NODE_ENV: "production", DEMO: "auto" }],
     ["DEMO=off", { DEMO: "off" }],
   ])("with %s seeds nothing and prints no key", async (_name, environment) => {
@@ -91,18 +104,17 @@ describe("the first run", () => {
     server.child.kill("SIGTERM");
     await server.exited;
     expect(server.stderr()).not.toMatch(/app-|ds-/);
-    const store = await openSqliteStore({ databaseUrl: join(cwd, "data", "service-api.sqlite") });
+    const store = await openStore({ databaseUrl: join(cwd, "data", "service-api.sqlite") });
     expect(await store.repositories.workspaces.list()).toEqual([]);
     await store.close();
   });
 
   it("leaves a database with other data alone even in demo mode", async () => {
-    const cwd = workingDirectory();
-    const databasePath = join(cwd, "kb.sqlite");
-    const store = await openSqliteStore({ databaseUrl: databasePath });
+    const databaseUrl = await emptyDatabase();
+    const store = await openStore({ databaseUrl, pool: { max: 2 } });
     const workspace = aWorkspace();
     await store.repositories.workspaces.save(workspace);
-    const server = await start(cwd, { DEMO: "auto", DATABASE_URL: databasePath });
+    const server = await start(workingDirectory(), { DEMO: "auto", DATABASE_URL: databaseUrl });
     await server.waitForLine((line) => String(line.msg).startsWith("demo mode"));
     expect(server.stderr()).not.toMatch(/app-|ds-/);
     expect(await store.repositories.workspaces.list()).toEqual([workspace]);

@@ -39,7 +39,7 @@ describe("a restart", () => {
     ).toBe(204);
 
     await server.running.close();
-    const restarted = await restartOn(server.databasePath);
+    const restarted = await restartOn(server.databaseUrl);
     try {
       expect(await restarted.variable(world.conversation.id, variable.id)).toMatchObject({
         value: { kept: [1, 2] },

@@ -2,10 +2,11 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openSqliteStore } from "@service-api/adapters-sqlite";
+import { openStore } from "@service-api/stores";
 import { afterEach, describe, expect, it } from "vitest";
 import { seedWorkspace } from "./support/seed.js";
 import { type ServerProcess, spawnServer } from "./support/server-process.js";
+import { createTestDatabaseUrl, TEST_STORE } from "./support/test-database.js";
 
 const directories: string[] = [];
 const processes: ServerProcess[] = [];
@@ -35,23 +36,26 @@ function partialRequest(url: string, head: string, body: string, sentBytes: numb
 }
 
 describe("the server process", () => {
-  it("starts on the embedded SQLite default under ./data and answers /healthz", async () => {
-    const cwd = workingDirectory();
-    const server = await spawnServer(cwd, {});
-    processes.push(server);
-    expect(server.lines.find((line) => line.msg === "listening")).toMatchObject({ database: "sqlite" });
-    const response = await fetch(`${server.url}/healthz`);
-    expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ status: "ok" });
-    expect(existsSync(join(cwd, "data", "service-api.sqlite"))).toBe(true);
-  });
+  it.runIf(TEST_STORE === "sqlite")(
+    "starts on the embedded SQLite default under ./data and answers /healthz",
+    async () => {
+      const cwd = workingDirectory();
+      const server = await spawnServer(cwd, {});
+      processes.push(server);
+      expect(server.lines.find((line) => line.msg === "listening")).toMatchObject({ database: "sqlite" });
+      const response = await fetch(`${server.url}/healthz`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ status: "ok" });
+      expect(existsSync(join(cwd, "data", "service-api.sqlite"))).toBe(true);
+    },
+  );
 
   it("finishes an in-flight request on SIGTERM, refuses new ones, closes the database and exits 0", async () => {
-    const cwd = workingDirectory();
-    const databasePath = join(cwd, "kb.sqlite");
-    const server = await spawnServer(cwd, { DATABASE_URL: `file:${databasePath}` });
+    const database = await createTestDatabaseUrl();
+    const server = await spawnServer(workingDirectory(), { DATABASE_URL: database.databaseUrl });
     processes.push(server);
-    const seeding = await openSqliteStore({ databaseUrl: databasePath });
+    expect(server.lines.find((line) => line.msg === "listening")).toMatchObject({ database: TEST_STORE });
+    const seeding = await openStore({ databaseUrl: database.databaseUrl, pool: { max: 2 } });
     const world = await seedWorkspace(seeding.repositories);
 
     const body = JSON.stringify({ value: "finished during shutdown", user: "alice" });
@@ -84,9 +88,10 @@ describe("the server process", () => {
         ?.value,
     ).toBe("finished during shutdown");
     await seeding.close();
+    await database.drop();
   });
 
-  it("stops on SIGINT too", async () => {
+  it.runIf(TEST_STORE === "sqlite")("stops on SIGINT too", async () => {
     const server = await spawnServer(workingDirectory(), {});
     processes.push(server);
     server.child.kill("SIGINT");
@@ -96,9 +101,12 @@ describe("the server process", () => {
     );
   });
 
-  it("refuses a bad configuration with a clear message and exit code 1", async () => {
-    await expect(spawnServer(workingDirectory(), { PORT: "not-a-port", LOG_LEVEL: "loud" })).rejects.toThrow(
-      /Invalid configuration: PORT: .*LOG_LEVEL: /,
-    );
-  });
+  it.runIf(TEST_STORE === "sqlite")(
+    "refuses a bad configuration with a clear message and exit code 1",
+    async () => {
+      await expect(
+        spawnServer(workingDirectory(), { PORT: "not-a-port", LOG_LEVEL: "loud" }),
+      ).rejects.toThrow(/Invalid configuration: PORT: .*LOG_LEVEL: /);
+    },
+  );
 });

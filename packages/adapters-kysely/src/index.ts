@@ -1,3 +1,4 @@
 export * from "./create-kysely-repositories.js";
 export * from "./kysely-store.js";
+export * as listingIndexesMigration from "./migrations/listing-indexes.js";
 export type * from "./schema.js";

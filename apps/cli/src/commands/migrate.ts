@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { redactedDatabaseUrl } from "@service-api/stores";
 import type { Command } from "../command.js";
 import { EXIT, line } from "../io.js";
 import { withAdmin } from "../runtime.js";
@@ -13,7 +14,7 @@ The server does the same when it starts; run this before starting several server
   async run(args, io) {
     parseArgs({ args, options: {}, strict: true, allowPositionals: false });
     const databaseUrl = await withAdmin(io, async (admin) => admin.databaseUrl);
-    line(io.stdout, `The database is up to date: ${databaseUrl}`);
+    line(io.stdout, `The database is up to date: ${redactedDatabaseUrl(databaseUrl)}`);
     return EXIT.ok;
   },
 };

@@ -1,19 +1,17 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { Writable } from "node:stream";
-import { openSqliteStore } from "@service-api/adapters-sqlite";
 import type { Store } from "@service-api/ports";
+import { openStore } from "@service-api/stores";
 import { loadConfig } from "../../src/config.js";
 import { createLogger } from "../../src/logger.js";
 import { type RunningServer, startServer } from "../../src/server.js";
+import { createTestDatabaseUrl } from "./test-database.js";
 
 export interface TestServer {
   url: string;
   running: RunningServer;
-  /** A second connection to the server's database file, for seeding and checking. */
+  /** A second connection to the server's database, for seeding and checking. */
   store: Store;
-  databasePath: string;
+  databaseUrl: string;
   /** Every JSON log line the server wrote. */
   logs: Record<string, unknown>[];
   /** Raw log output, to check that nothing secret is in it. */
@@ -21,14 +19,14 @@ export interface TestServer {
   stop(): Promise<void>;
 }
 
-/** The real server on an ephemeral port over a fresh SQLite file, as production runs it. */
+/** The real server on an ephemeral port over a fresh database of the store under test. */
 export async function startTestServer(environment: Record<string, string> = {}): Promise<TestServer> {
-  const directory = mkdtempSync(join(tmpdir(), "service-api-http-"));
-  const databasePath = join(directory, "service-api.sqlite");
+  const database = await createTestDatabaseUrl();
   const config = loadConfig({
     PORT: "0",
     HOST: "127.0.0.1",
-    DATABASE_URL: `file:${databasePath}`,
+    DATABASE_URL: database.databaseUrl,
+    DATABASE_POOL_MAX: "4",
     LOG_LEVEL: "info",
     ...environment,
   });
@@ -40,13 +38,13 @@ export async function startTestServer(environment: Record<string, string> = {}):
     },
   });
   const running = await startServer(config, createLogger(config.logLevel, sink));
-  const store = await openSqliteStore({ databaseUrl: databasePath });
+  const store = await openStore({ databaseUrl: database.databaseUrl, pool: { max: 4 } });
   const logText = () => chunks.join("");
   return {
     url: running.url,
     running,
     store,
-    databasePath,
+    databaseUrl: database.databaseUrl,
     get logs() {
       return logText()
         .split("\n")
@@ -57,7 +55,7 @@ export async function startTestServer(environment: Record<string, string> = {}):
     async stop() {
       await running.close();
       await store.close();
-      rmSync(directory, { recursive: true, force: true });
+      await database.drop();
     },
   };
 }

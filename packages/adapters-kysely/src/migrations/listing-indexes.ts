@@ -1,6 +1,9 @@
 import type { Kysely } from "kysely";
 
-/** Indexes for the listings that export and key administration read: one per owner column. */
+/**
+ * Indexes for the listings that export and key administration read, one per owner column: the
+ * same statements in every dialect, so both adapters list this migration as their second.
+ */
 const INDEXES = [
   ["members_by_workspace", "members", "workspace_id"],
   ["api_keys_by_workspace", "api_keys", "workspace_id"],

@@ -1,0 +1,110 @@
+import type { Store } from "@service-api/ports";
+import {
+  aConversation,
+  aDataset,
+  anApp,
+  anEndUser,
+  aTag,
+  aVariable,
+  aWorkspace,
+} from "@service-api/ports/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openPostgresStore } from "./open-postgres-store.js";
+import {
+  createTestDatabase,
+  createTestSchema,
+  requirePostgresForTests,
+  type TestDatabase,
+} from "./testing/test-databases.js";
+
+const available = await requirePostgresForTests();
+
+/** Several stores (pools) on one database: what several server instances are. */
+describe.skipIf(!available)("PostgreSQL under several instances", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database?.drop());
+
+  async function instances(count: number): Promise<Store[]> {
+    const url = await createTestSchema(database.url);
+    return Promise.all(
+      Array.from({ length: count }, () => openPostgresStore({ databaseUrl: url, pool: { max: 4 } })),
+    );
+  }
+  const closeAll = (stores: Store[]) => Promise.all(stores.map((store) => store.close()));
+
+  it("migrates once when several instances start together on an empty database", async () => {
+    const stores = await instances(4);
+    try {
+      const workspace = aWorkspace();
+      await stores[0]!.repositories.workspaces.save(workspace);
+      for (const store of stores)
+        expect(await store.repositories.workspaces.findById(workspace.id)).toEqual(workspace);
+    } finally {
+      await closeAll(stores);
+    }
+  });
+
+  it("leaves one binding per pair when instances bind the same tags at once", async () => {
+    const stores = await instances(3);
+    try {
+      const { workspaces, datasets, tags } = stores[0]!.repositories;
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      const tagList = Array.from({ length: 5 }, () => aTag(workspace.id));
+      for (const tag of tagList) await tags.save(tag);
+      await Promise.all(
+        Array.from({ length: 30 }, (_, index) =>
+          stores[index % stores.length]!.repositories.tags.bind(
+            tagList.map((tag) => ({
+              id: globalThis.crypto.randomUUID(),
+              workspaceId: workspace.id,
+              tagId: tag.id,
+              targetId: dataset.id,
+              createdAt: index,
+            })),
+          ),
+        ),
+      );
+      expect((await tags.boundTagIds(dataset.id)).sort()).toEqual(tagList.map((tag) => tag.id).sort());
+    } finally {
+      await closeAll(stores);
+    }
+  });
+
+  it("ends concurrent updates of a variable from several instances with one value, whole", async () => {
+    const stores = await instances(3);
+    try {
+      const { workspaces, apps, endUsers, conversations } = stores[0]!.repositories;
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const app = anApp(workspace.id);
+      await apps.save(app);
+      const endUser = anEndUser(app.id);
+      await endUsers.save(endUser);
+      const conversation = aConversation(app.id, endUser.id);
+      await conversations.save(conversation);
+      const variable = aVariable(conversation.id, { valueType: "array[number]", value: [] });
+      await conversations.saveVariable(variable);
+      const values = Array.from({ length: 24 }, (_, index) => Array.from({ length: 200 }, () => index));
+      await Promise.all(
+        values.map((value, index) =>
+          stores[index % stores.length]!.repositories.conversations.updateVariableValue(
+            conversation.id,
+            variable.id,
+            value,
+            index,
+          ),
+        ),
+      );
+      const stored = await conversations.findVariable(conversation.id, variable.id);
+      expect(values).toContainEqual(stored?.value);
+    } finally {
+      await closeAll(stores);
+    }
+  });
+});

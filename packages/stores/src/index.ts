@@ -1,0 +1,2 @@
+export * from "./open-store.js";
+export * from "./store-environment.js";

@@ -1,0 +1,82 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createTestDatabase, requirePostgresForTests } from "@service-api/adapters-postgres/testing";
+import { aWorkspace } from "@service-api/ports/testing";
+import { describe, expect, it } from "vitest";
+import { openStore, redactedDatabaseUrl, storeKindOf } from "./open-store.js";
+
+describe("storeKindOf", () => {
+  it.each([
+    ["postgres://u@h/db", "postgres"],
+    ["postgresql://u:p@h:5432/db?sslmode=require", "postgres"],
+    ["POSTGRES://h/db", "postgres"],
+    ["file:/srv/kb.sqlite", "sqlite"],
+    ["./data/kb.sqlite", "sqlite"],
+    ["/srv/postgres/kb.sqlite", "sqlite"],
+  ])("reads %s as %s", (url, kind) => {
+    expect(storeKindOf(url)).toBe(kind);
+  });
+});
+
+describe("redactedDatabaseUrl", () => {
+  it("hides a password and leaves the rest", () => {
+    expect(redactedDatabaseUrl("postgres://app:s3cret@db:5432/kb")).toBe("postgres://app:***@db:5432/kb");
+    expect(redactedDatabaseUrl("postgres://app@db/kb")).toBe("postgres://app@db/kb");
+    expect(redactedDatabaseUrl("file:./data/kb.sqlite")).toBe("file:./data/kb.sqlite");
+  });
+});
+
+const postgres = await requirePostgresForTests();
+
+describe("openStore", () => {
+  it("opens SQLite for a file URL", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "service-api-stores-"));
+    try {
+      const store = await openStore({ databaseUrl: `file:${join(directory, "kb.sqlite")}` });
+      const workspace = aWorkspace();
+      await store.repositories.workspaces.save(workspace);
+      expect(await store.repositories.workspaces.findById(workspace.id)).toEqual(workspace);
+      await store.close();
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
+  it.skipIf(!postgres)("opens PostgreSQL for a postgres:// URL", async () => {
+    const database = await createTestDatabase();
+    try {
+      const store = await openStore({ databaseUrl: database.url, pool: { max: 2 } });
+      const workspace = aWorkspace();
+      await store.repositories.workspaces.save(workspace);
+      expect(await store.repositories.workspaces.findById(workspace.id)).toEqual(workspace);
+      await store.close();
+    } finally {
+      await database.drop();
+    }
+  });
+});
+
+describe("storeOptionsFromEnvironment", () => {
+  it("reads the URL and the pool bounds, with defaults", async () => {
+    const { storeOptionsFromEnvironment } = await import("./store-environment.js");
+    expect(storeOptionsFromEnvironment({})).toEqual({
+      databaseUrl: "file:./data/service-api.sqlite",
+      pool: { max: 10, connectionTimeoutMs: 5000, statementTimeoutMs: 15000, idleTimeoutMs: 30000 },
+    });
+    expect(
+      storeOptionsFromEnvironment({
+        DATABASE_URL: "postgres://h/db",
+        DATABASE_POOL_MAX: "3",
+        DATABASE_STATEMENT_TIMEOUT_MS: "",
+      }).pool,
+    ).toMatchObject({ max: 3, statementTimeoutMs: 15000 });
+  });
+
+  it("names every bad bound", async () => {
+    const { storeOptionsFromEnvironment } = await import("./store-environment.js");
+    expect(() =>
+      storeOptionsFromEnvironment({ DATABASE_POOL_MAX: "0", DATABASE_CONNECT_TIMEOUT_MS: "soon" }),
+    ).toThrow(/DATABASE_POOL_MAX: .*DATABASE_CONNECT_TIMEOUT_MS: /);
+  });
+});

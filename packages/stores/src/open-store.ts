@@ -1,0 +1,36 @@
+import {
+  DEFAULT_POOL,
+  isPostgresUrl,
+  openPostgresStore,
+  type PostgresPoolOptions,
+} from "@service-api/adapters-postgres";
+import { DEFAULT_DATABASE_URL, openSqliteStore } from "@service-api/adapters-sqlite";
+import type { Store } from "@service-api/ports";
+
+export type StoreKind = "postgres" | "sqlite";
+
+export interface StoreOptions {
+  /** `postgres://…` for PostgreSQL; a path or `file:` URL for SQLite. Default: the SQLite file under ./data. */
+  databaseUrl?: string;
+  /** Pool bounds, for PostgreSQL. */
+  pool?: Partial<PostgresPoolOptions>;
+}
+
+export { DEFAULT_DATABASE_URL, DEFAULT_POOL, type PostgresPoolOptions };
+
+/** Which store a database URL names. The only place in the project that decides it. */
+export function storeKindOf(databaseUrl: string): StoreKind {
+  return isPostgresUrl(databaseUrl) ? "postgres" : "sqlite";
+}
+
+/** Opens the store a database URL names, with its migrations applied. */
+export function openStore({ databaseUrl = DEFAULT_DATABASE_URL, pool }: StoreOptions = {}): Promise<Store> {
+  return storeKindOf(databaseUrl) === "postgres"
+    ? openPostgresStore({ databaseUrl, pool })
+    : openSqliteStore({ databaseUrl });
+}
+
+/** A URL safe to log: the password, if any, replaced. */
+export function redactedDatabaseUrl(databaseUrl: string): string {
+  return databaseUrl.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, "$1:***@");
+}
