@@ -1,1 +1,4 @@
-export { default } from "../../vitest.shared.ts";
+import { postgresPass } from "../../vitest.postgres.ts";
+import shared from "../../vitest.shared.ts";
+
+export default postgresPass(shared);

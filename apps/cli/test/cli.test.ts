@@ -1,29 +1,29 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DEMO, demoWorkspaceFile } from "@service-api/provisioning";
 import { afterEach, describe, expect, it } from "vitest";
 import { scratch } from "./support/cli.js";
 
-const places: ReturnType<typeof scratch>[] = [];
-function place() {
-  const created = scratch();
+const places: Awaited<ReturnType<typeof scratch>>[] = [];
+async function place() {
+  const created = await scratch();
   places.push(created);
   return created;
 }
-afterEach(() => {
-  for (const created of places.splice(0)) created.cleanup();
+afterEach(async () => {
+  for (const created of places.splice(0)) await created.cleanup();
 });
 
 describe("service-api", () => {
   it("lists its commands with --help and exits 0", async () => {
-    const result = await place().run(["--help"]);
+    const result = await (await place()).run(["--help"]);
     expect(result.code).toBe(0);
     for (const command of ["migrate", "import", "export", "demo", "keys"])
       expect(result.stdout).toContain(command);
   });
 
   it("has --help on every command", async () => {
-    const here = place();
+    const here = await place();
     for (const command of ["migrate", "import", "export", "demo", "keys"]) {
       const result = await here.run([command, "--help"]);
       expect(result.code).toBe(0);
@@ -32,7 +32,7 @@ describe("service-api", () => {
   });
 
   it("exits 2 with the usage on stderr for an unknown command, option or missing argument", async () => {
-    const here = place();
+    const here = await place();
     for (const args of [["frobnicate"], ["import"], ["export", "--zip"], ["keys"], ["keys", "create"], []]) {
       const result = await here.run(args);
       expect(result.code, args.join(" ")).toBe(2);
@@ -42,16 +42,16 @@ describe("service-api", () => {
   });
 
   it("migrates a new database", async () => {
-    const here = place();
+    const here = await place();
     const result = await here.run(["migrate"]);
     expect(result).toMatchObject({ code: 0, stdout: expect.stringContaining("up to date") });
-    expect(existsSync(join(here.directory, "admin.sqlite"))).toBe(true);
+    expect((await here.run(["export"])).stdout).toBe('{\n  "version": 1,\n  "workspaces": []\n}\n');
   });
 });
 
 describe("service-api import and export", () => {
   it("imports a file, and importing it again changes nothing", async () => {
-    const here = place();
+    const here = await place();
     writeFileSync(join(here.directory, "data.json"), JSON.stringify(demoWorkspaceFile()));
     const first = await here.run(["import", "data.json"]);
     expect(first).toMatchObject({
@@ -64,13 +64,13 @@ describe("service-api import and export", () => {
   });
 
   it("reads the file from standard input with -", async () => {
-    const here = place();
+    const here = await place();
     const result = await here.run(["import", "-"], JSON.stringify(demoWorkspaceFile()));
     expect(result.code).toBe(0);
   });
 
   it("refuses a bad file with every problem's path on stderr, exit 1, and the database untouched", async () => {
-    const here = place();
+    const here = await place();
     await here.run(["import", "-"], JSON.stringify(demoWorkspaceFile()));
     const before = (await here.run(["export"])).stdout;
     const bad = demoWorkspaceFile();
@@ -92,7 +92,7 @@ describe("service-api import and export", () => {
   });
 
   it("refuses a file that is not JSON, or is missing, with exit 1", async () => {
-    const here = place();
+    const here = await place();
     writeFileSync(join(here.directory, "broken.json"), "{ not json");
     const broken = await here.run(["import", "broken.json"]);
     expect(broken).toMatchObject({
@@ -104,14 +104,14 @@ describe("service-api import and export", () => {
   });
 
   it("round-trips: export, import into an empty database, export gives the same document", async () => {
-    const source = place();
+    const source = await place();
     await source.run(["demo"]);
     await source.run(["keys", "create", "--app", DEMO.workflowAppId]);
     expect((await source.run(["export", "out.json"])).code).toBe(0);
     const exported = readFileSync(join(source.directory, "out.json"), "utf8");
     expect(exported).toMatch(/"sha256:[0-9a-f]{64}"/);
 
-    const target = place();
+    const target = await place();
     writeFileSync(join(target.directory, "in.json"), exported);
     expect((await target.run(["import", "in.json"])).stdout).toContain("3 API keys");
     expect((await target.run(["export"])).stdout).toBe(exported);
@@ -121,7 +121,7 @@ describe("service-api import and export", () => {
     const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
     const example = /A minimal file:\s+```json\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(example).toBeDefined();
-    const result = await place().run(["import", "-"], example);
+    const result = await (await place()).run(["import", "-"], example);
     expect(result).toMatchObject({
       code: 0,
       stdout: expect.stringContaining("1 workspace, 1 dataset, 1 document, 1 app"),
@@ -129,7 +129,7 @@ describe("service-api import and export", () => {
   });
 
   it("shows progress on stderr when asked", async () => {
-    const here = place();
+    const here = await place();
     const result = await here.run(["import", "-", "--progress"], JSON.stringify(demoWorkspaceFile()));
     expect(result.stderr).toContain("Importing documents: 3/3");
   });
@@ -137,7 +137,7 @@ describe("service-api import and export", () => {
 
 describe("service-api keys and demo", () => {
   it("creates a key, printed once, listed by prefix only, and revokes it", async () => {
-    const here = place();
+    const here = await place();
     await here.run(["import", "-"], JSON.stringify(demoWorkspaceFile()));
     const created = await here.run(["keys", "create", "--workspace", DEMO.workspaceId]);
     expect(created.code).toBe(0);
@@ -165,7 +165,7 @@ describe("service-api keys and demo", () => {
   });
 
   it("exits 1 when the app or workspace does not exist", async () => {
-    const result = await place().run(["keys", "create", "--app", DEMO.chatAppId]);
+    const result = await (await place()).run(["keys", "create", "--app", DEMO.chatAppId]);
     expect(result).toMatchObject({
       code: 1,
       stdout: "",
@@ -174,7 +174,7 @@ describe("service-api keys and demo", () => {
   });
 
   it("loads the demo and prints fresh keys each time", async () => {
-    const here = place();
+    const here = await place();
     const first = await here.run(["demo"]);
     const second = await here.run(["demo"]);
     const key = (output: string) => /app key:\s+(\S+)/.exec(output)?.[1];

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { createTestDatabaseUrl } from "@service-api/stores/testing";
 
 const MAIN = fileURLToPath(new URL("../../dist/main.js", import.meta.url));
 
@@ -34,14 +35,18 @@ export function cli(
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
 }
 
-/** A scratch folder with a database URL in it, removed by `cleanup`. */
-export function scratch() {
+/** A scratch folder and a fresh database of the store under test, both removed by `cleanup`. */
+export async function scratch() {
   const directory = mkdtempSync(join(tmpdir(), "service-api-cli-"));
+  const database = await createTestDatabaseUrl();
   return {
     directory,
-    databaseUrl: `file:${join(directory, "admin.sqlite")}`,
+    databaseUrl: database.databaseUrl,
     run: (args: string[], stdin?: string) =>
-      cli(args, { databaseUrl: `file:${join(directory, "admin.sqlite")}`, cwd: directory, stdin }),
-    cleanup: () => rmSync(directory, { recursive: true, force: true }),
+      cli(args, { databaseUrl: database.databaseUrl, cwd: directory, stdin }),
+    cleanup: async () => {
+      rmSync(directory, { recursive: true, force: true });
+      await database.drop();
+    },
   };
 }
