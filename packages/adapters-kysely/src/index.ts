@@ -1,4 +1,5 @@
 export * from "./create-kysely-repositories.js";
 export * from "./kysely-store.js";
+export * from "./migrations/initial-schema.js";
 export * as listingIndexesMigration from "./migrations/listing-indexes.js";
 export type * from "./schema.js";
