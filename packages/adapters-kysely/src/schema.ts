@@ -45,6 +45,8 @@ export interface DatasetTable {
   process_rule_mode: string | null;
   process_rule_rules: string | null;
   created_at: number;
+  /** Kept by triggers: the dataset's documents. */
+  document_count: Generated<number>;
 }
 
 export interface UploadFileTable {
@@ -102,6 +104,8 @@ export interface MetadataFieldTable {
   name: string;
   type: string;
   created_at: number;
+  /** Kept by triggers: documents holding a value for the field. */
+  document_count: Generated<number>;
 }
 
 export interface DocumentMetadataValueTable {

@@ -29,6 +29,8 @@ export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database`, with any libpq-style parameters pg understands. */
   databaseUrl: string;
   pool?: Partial<PostgresPoolOptions>;
+  /** Told when the server closes an idle connection; the store itself carries on. */
+  onIdleError?: (error: Error) => void;
 }
 
 /**
@@ -38,6 +40,7 @@ export interface PostgresStoreOptions {
 export async function openPostgresStore({
   databaseUrl,
   pool: bounds = {},
+  onIdleError,
 }: PostgresStoreOptions): Promise<Store> {
   const { max, connectionTimeoutMs, statementTimeoutMs, idleTimeoutMs } = { ...DEFAULT_POOL, ...bounds };
   const pool = new pg.Pool({
@@ -49,6 +52,9 @@ export async function openPostgresStore({
     application_name: "service-api",
     types: postgresTypes,
   });
+  // An idle connection the server drops (a restart, a failover) must not crash the process: the
+  // pool discards it, and the next query opens another or fails on its own.
+  pool.on("error", (error) => onIdleError?.(error));
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   try {
     // Kysely looks for its bookkeeping tables in every schema; name the one we work in.

@@ -131,11 +131,12 @@ export class KyselyDocumentRepository implements DocumentRepository {
   }
 
   async countInDataset(datasetId: string): Promise<number> {
+    // A counter kept by triggers, not a count over the documents.
     const row = await this.db
-      .selectFrom("documents")
-      .select((eb) => eb.fn.countAll<number>().as("count"))
-      .where("dataset_id", "=", datasetId)
-      .executeTakeFirstOrThrow();
-    return Number(row.count);
+      .selectFrom("datasets")
+      .select("document_count")
+      .where("id", "=", datasetId)
+      .executeTakeFirst();
+    return Number(row?.document_count ?? 0);
   }
 }

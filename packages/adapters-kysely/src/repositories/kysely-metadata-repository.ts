@@ -65,13 +65,13 @@ export class KyselyMetadataRepository implements MetadataRepository {
   }
 
   async countDocumentsPerField(datasetId: string): Promise<Map<string, number>> {
+    // Counters kept by triggers, not a count over the values.
     const rows = await this.db
-      .selectFrom("metadata_fields as field")
-      .innerJoin("document_metadata_values as value", "value.field_id", "field.id")
-      .select((eb) => ["field.id", eb.fn.countAll<number>().as("count")])
-      .where("field.dataset_id", "=", datasetId)
-      .groupBy("field.id")
+      .selectFrom("metadata_fields")
+      .select(["id", "document_count"])
+      .where("dataset_id", "=", datasetId)
+      .where("document_count", ">", 0)
       .execute();
-    return new Map(rows.map((row) => [row.id, Number(row.count)]));
+    return new Map(rows.map((row) => [row.id, Number(row.document_count)]));
   }
 }

@@ -118,6 +118,20 @@ export function describeDocumentRepositoryContract(openStore: OpenStore): void {
       expect(await documents.countInDataset(aDataset(workspace.id).id)).toBe(0);
     });
 
+    it("counts a document saved again once, and moves its count with it to another dataset", async () => {
+      const { documents, datasets } = repositories();
+      const { workspace, dataset } = await seedDataset();
+      const other = aDataset(workspace.id);
+      await datasets.save(other);
+      const document = aDocument(dataset.id);
+      await documents.save(document);
+      await documents.save({ ...document, name: "renamed.txt" });
+      expect(await documents.countInDataset(dataset.id)).toBe(1);
+      await documents.save({ ...document, datasetId: other.id });
+      expect(await documents.countInDataset(dataset.id)).toBe(0);
+      expect(await documents.countInDataset(other.id)).toBe(1);
+    });
+
     it("lists a dataset's documents and a document's chunks by position", async () => {
       const { documents } = repositories();
       const { dataset } = await seedDataset();
