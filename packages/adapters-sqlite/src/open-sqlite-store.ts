@@ -7,6 +7,7 @@ import { Kysely, SqliteDialect } from "kysely";
 import { Migrator } from "kysely/migration";
 import { sqliteMigrations } from "./migrations/index.js";
 import { sqlitePathOf } from "./sqlite-location.js";
+import { withStatementCache } from "./statement-cache.js";
 
 export interface SqliteStoreOptions {
   /** A path or `file:` URL; see {@link sqlitePathOf}. */
@@ -35,7 +36,7 @@ export async function openSqliteStore({
   database.pragma("foreign_keys = ON");
 
   const db = new Kysely<DatabaseSchema>({
-    dialect: new SqliteDialect({ database }),
+    dialect: new SqliteDialect({ database: withStatementCache(database) }),
     log: onQuery && ((event) => onQuery(event.query.sql, event.query.parameters)),
   });
   try {
