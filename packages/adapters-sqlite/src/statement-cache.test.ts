@@ -18,12 +18,7 @@ function countingDatabase() {
 
 describe("withStatementCache", () => {
   it("prepares each SQL once and reuses the statement", () => {
-    const database = new Database(":memory:");
-    let prepared = 0;
-    const counting = {
-      close: () => database.close(),
-      prepare: (sql: string) => (prepared++, database.prepare(sql)),
-    };
+    const { counting, counter } = countingDatabase();
     const cached = withStatementCache(counting);
     const first = cached.prepare("select 1 as one");
     expect(cached.prepare("select 1 as one")).toBe(first);
