@@ -12,6 +12,7 @@ describe("loadConfig", () => {
       filesUrl: "http://localhost:5001",
       shutdownTimeoutMs: 10_000,
       demo: true,
+      workers: 1,
     });
   });
 
@@ -41,6 +42,7 @@ describe("loadConfig", () => {
       filesUrl: "https://files.example.com",
       shutdownTimeoutMs: 500,
       demo: true,
+      workers: 1,
     });
     expect(loadConfig({ PORT: "", LOG_LEVEL: "" }).port).toBe(5001);
   });

@@ -15,6 +15,7 @@ const environmentSchema = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
   NODE_ENV: z.string().optional(),
   DEMO: z.enum(["auto", "off"]).default("auto"),
+  WORKERS: z.coerce.number().int().min(1).max(64).default(1),
 });
 
 /** The server's settings, read once from the environment. */
@@ -35,6 +36,8 @@ export interface Config {
    * and fresh demo keys, printed with examples. Off when NODE_ENV=production or DEMO=off.
    */
   demo: boolean;
+  /** Processes serving the port (node:cluster); 1 runs the server in this process. */
+  workers: number;
 }
 
 export class ConfigError extends Error {}
@@ -53,7 +56,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     problems.push(error.message);
   }
   if (!parsed.success || !store) throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
-  const { PORT, HOST, LOG_LEVEL, FILES_URL, SHUTDOWN_TIMEOUT_MS, NODE_ENV, DEMO } = parsed.data;
+  const { PORT, HOST, LOG_LEVEL, FILES_URL, SHUTDOWN_TIMEOUT_MS, NODE_ENV, DEMO, WORKERS } = parsed.data;
   return {
     port: PORT,
     host: HOST,
@@ -63,6 +66,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     filesUrl: FILES_URL ?? `http://${publicHostOf(HOST)}:${PORT}`,
     shutdownTimeoutMs: SHUTDOWN_TIMEOUT_MS,
     demo: NODE_ENV !== "production" && DEMO !== "off",
+    workers: WORKERS,
   };
 }
 

@@ -4,17 +4,15 @@ import { LOAD_DEMO_WORKSPACE, STORE } from "./tokens.js";
 
 /**
  * Demo mode's start: loads the demo workspace with fresh keys, unless the database holds anything
- * but the demo (then it is someone's data, and nothing is seeded). Returns the text to show, if any.
+ * but the demo (then it is someone's data, and nothing is seeded: the answer is undefined).
  */
-export async function startDemo(
-  container: DependencyContainer,
-  baseUrl: string,
-): Promise<string | undefined> {
+export async function loadDemoKeys(container: DependencyContainer): Promise<DemoKeys | undefined> {
   const workspaces = await container.resolve(STORE).repositories.workspaces.list();
   if (workspaces.some((workspace) => workspace.id !== DEMO.workspaceId)) return undefined;
-  const keys = await container.resolve(LOAD_DEMO_WORKSPACE).execute();
-  return demoBanner(baseUrl, keys);
+  return container.resolve(LOAD_DEMO_WORKSPACE).execute();
 }
+
+export const DEMO_SKIPPED = "demo mode: the database holds other data, so the demo workspace was not loaded";
 
 /** The first run's welcome: where the server is, the demo keys, and one working curl per operation. */
 export function demoBanner(baseUrl: string, keys: DemoKeys): string {

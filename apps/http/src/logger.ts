@@ -6,7 +6,7 @@ export function createLogger(level: Config["logLevel"], destination?: Destinatio
   return pino(
     {
       level,
-      base: { service: "service-api" },
+      base: { service: "service-api", pid: process.pid },
       redact: {
         paths: ["req.headers.authorization", "headers.authorization", "authorization"],
         censor: "[redacted]",

@@ -1,6 +1,8 @@
+import cluster from "node:cluster";
 import { storeKindOf } from "@service-api/stores";
+import { runPrimary } from "./cluster.js";
 import { ConfigError, loadConfig } from "./config.js";
-import { startDemo } from "./demo-mode.js";
+import { DEMO_SKIPPED, demoBanner, loadDemoKeys } from "./demo-mode.js";
 import { createLogger } from "./logger.js";
 import { startServer } from "./server.js";
 
@@ -9,6 +11,7 @@ async function main(): Promise<void> {
   const noDemo = process.argv.includes("--no-demo");
   const config = loadConfig(noDemo ? { ...process.env, DEMO: "off" } : process.env);
   const logger = createLogger(config.logLevel);
+  if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
   const running = await startServer(config, logger);
 
   const stop = (signal: string) => {
@@ -34,9 +37,9 @@ async function main(): Promise<void> {
     "listening",
   );
   if (!config.demo) return;
-  const banner = await startDemo(running.container, running.url);
-  if (banner) process.stderr.write(banner);
-  else logger.warn("demo mode: the database holds other data, so the demo workspace was not loaded");
+  const keys = await loadDemoKeys(running.container);
+  if (keys) process.stderr.write(demoBanner(running.url, keys));
+  else logger.warn(DEMO_SKIPPED);
 }
 
 main().catch((error: unknown) => {

@@ -109,4 +109,36 @@ describe("the server process", () => {
       ).rejects.toThrow(/Invalid configuration: PORT: .*LOG_LEVEL: /);
     },
   );
+
+  it.runIf(TEST_STORE === "sqlite")(
+    "serves from WORKERS processes, loads the demo once, and stops them all",
+    async () => {
+      const server = await spawnServer(workingDirectory(), { WORKERS: "2", DEMO: "auto" });
+      processes.push(server);
+      await server.waitForLine((line) => line.workers === 2);
+      for (
+        let waited = 0;
+        waited < 5000 && !server.stderr().includes("Get App WebApp Settings");
+        waited += 50
+      ) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const keys = server.stderr().match(/app-[A-Za-z0-9]{40}/g) ?? [];
+      expect(new Set(keys).size).toBe(1);
+      const statuses = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          fetch(`${server.url}/v1/site`, { headers: { authorization: `Bearer ${keys[0]}` } }),
+        ),
+      );
+      expect(statuses.map((response) => response.status)).toEqual(statuses.map(() => 200));
+      const workerPids = new Set(
+        server.lines.filter((line) => line.msg === "request").map((line) => Number(line.pid)),
+      );
+      expect(workerPids.size).toBeGreaterThanOrEqual(1);
+      for (const pid of workerPids) expect(pid).not.toBe(server.child.pid);
+      server.child.kill("SIGTERM");
+      expect((await server.exited).code).toBe(0);
+      for (const pid of workerPids) expect(() => process.kill(pid, 0)).toThrow();
+    },
+  );
 });

@@ -1,0 +1,67 @@
+import cluster, { type Worker } from "node:cluster";
+import type { DemoKeys } from "@service-api/provisioning";
+import { openStore } from "@service-api/stores";
+import type { Logger } from "pino";
+import type { Config } from "./config.js";
+import { createContainer } from "./container.js";
+import { DEMO_SKIPPED, demoBanner, loadDemoKeys } from "./demo-mode.js";
+
+/**
+ * The primary of `WORKERS` > 1: migrates (and loads the demo) once, then forks the workers, which
+ * share the port, and stops them all on SIGTERM or SIGINT. A worker that dies is replaced.
+ */
+export async function runPrimary(config: Config, logger: Logger): Promise<void> {
+  const store = await openStore({ databaseUrl: config.databaseUrl, pool: config.pool });
+  let demoKeys: DemoKeys | undefined;
+  try {
+    demoKeys = config.demo ? await loadDemoKeys(createContainer(config, store, logger)) : undefined;
+    if (config.demo && !demoKeys) logger.warn(DEMO_SKIPPED);
+  } finally {
+    await store.close();
+  }
+
+  let stopping = false;
+  const fork = (): Worker => cluster.fork({ DEMO: "off", WORKERS: "1" });
+  cluster.on("exit", (worker, code, signal) => {
+    if (stopping) return;
+    logger.error({ pid: worker.process.pid, code, signal }, "worker exited; starting another");
+    fork();
+  });
+  let announced = false;
+  cluster.on("listening", (_worker, address) => {
+    if (announced) return;
+    announced = true;
+    const host =
+      address.address === "0.0.0.0" || address.address === "::" || !address.address
+        ? "localhost"
+        : address.address;
+    const url = `http://${host}:${address.port}`;
+    logger.info({ url, workers: config.workers }, "listening");
+    if (demoKeys) process.stderr.write(demoBanner(url, demoKeys));
+  });
+  for (let index = 0; index < config.workers; index++) fork();
+
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "shutting down");
+    const workers = Object.values(cluster.workers ?? {}).filter(
+      (worker): worker is Worker => worker !== undefined,
+    );
+    let running = workers.length;
+    const done = () => logger.flush(() => process.exit(0));
+    if (running === 0) done();
+    for (const worker of workers) {
+      worker.once("exit", () => {
+        running -= 1;
+        if (running === 0) {
+          logger.info("stopped");
+          done();
+        }
+      });
+      worker.process.kill("SIGTERM");
+    }
+  };
+  process.once("SIGTERM", () => stop("SIGTERM"));
+  process.once("SIGINT", () => stop("SIGINT"));
+}
