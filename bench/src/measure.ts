@@ -1,0 +1,74 @@
+import autocannon from "autocannon";
+import type { Operation } from "./operations.js";
+
+export interface Measurement {
+  req_per_s: number;
+  p50_ms: number;
+  p97_5_ms: number;
+  p99_ms: number;
+  requests: number;
+  non_2xx: number;
+  unexpected_status: number;
+  errors: number;
+}
+
+export interface LoadSettings {
+  connections: number;
+  warmupSeconds: number;
+  durationSeconds: number;
+}
+
+function run(
+  url: string,
+  operation: Operation | undefined,
+  documents: number,
+  seconds: number,
+  connections: number,
+) {
+  return autocannon({
+    url,
+    connections,
+    pipelining: 1,
+    duration: seconds,
+    method: operation?.method ?? "GET",
+    headers: operation
+      ? { authorization: `Bearer ${operation.key}`, "content-type": "application/json" }
+      : {},
+    requests: [
+      {
+        setupRequest: (request) => {
+          if (!operation) return { ...request, path: "/empty" };
+          const { path, body } = operation.next(documents);
+          return { ...request, path, ...(body === undefined ? {} : { body }) };
+        },
+      },
+    ],
+  });
+}
+
+/** A warm-up, then the measured run: fixed connections, no pipelining. `operation` absent: GET /empty. */
+export async function measure(
+  url: string,
+  operation: Operation | undefined,
+  documents: number,
+  settings: LoadSettings,
+): Promise<Measurement> {
+  await run(url, operation, documents, settings.warmupSeconds, settings.connections);
+  const result = await run(url, operation, documents, settings.durationSeconds, settings.connections);
+  const expected = operation?.status ?? 200;
+  const statusCount =
+    (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
+  const unexpected = Object.entries(statusCount)
+    .filter(([status]) => Number(status) !== expected)
+    .reduce((sum, [, { count }]) => sum + count, 0);
+  return {
+    req_per_s: Math.round(result.requests.average),
+    p50_ms: result.latency.p50,
+    p97_5_ms: result.latency.p97_5,
+    p99_ms: result.latency.p99,
+    requests: result.requests.total,
+    non_2xx: result.non2xx,
+    unexpected_status: unexpected,
+    errors: result.errors + result.timeouts,
+  };
+}

@@ -1,0 +1,182 @@
+import type { Measurement } from "./measure.js";
+import { OPERATION_NAMES, type OperationName } from "./operations.js";
+
+export interface SizeResult {
+  documents: number;
+  ours: Record<OperationName, Measurement>;
+  floor: Record<OperationName, Measurement>;
+  peak_rss_mb: number;
+}
+
+export interface BenchResults {
+  date: string;
+  commit: string;
+  machine: { cpus: number; model: string; memory_gb: number; kernel: string };
+  node: string;
+  settings: { connections: number; warmup_s: number; duration_s: number; sizes: number[]; store: string };
+  sizes: SizeResult[];
+  empty: { express: Measurement; http: Measurement };
+  cluster?: {
+    workers: number;
+    one: Partial<Record<OperationName, Measurement>>;
+    many: Partial<Record<OperationName, Measurement>>;
+  };
+  operations: Record<
+    OperationName,
+    {
+      req_per_s: number;
+      p50_ms: number;
+      p97_5_ms: number;
+      p99_ms: number;
+      ratio_to_floor: number;
+      growth_1m_over_1k: number | null;
+      errors: number;
+    }
+  >;
+  targets: Record<string, { value: number; goal: string; met: boolean }>;
+}
+
+const round = (value: number, places = 2) => Math.round(value * 10 ** places) / 10 ** places;
+
+/** The summary per operation at the largest size, and the four targets of the issue. */
+export function summarize(
+  results: Omit<BenchResults, "operations" | "targets">,
+): Pick<BenchResults, "operations" | "targets"> {
+  const largest = results.sizes.at(-1)!;
+  const smallest = results.sizes[0]!;
+  const operations = {} as BenchResults["operations"];
+  const targets: BenchResults["targets"] = {};
+  for (const name of OPERATION_NAMES) {
+    const ours = largest.ours[name];
+    const growth = results.sizes.length > 1 ? round(ours.req_per_s / smallest.ours[name].req_per_s) : null;
+    const errors = results.sizes.reduce(
+      (sum, size) => sum + size.ours[name].errors + size.ours[name].unexpected_status,
+      0,
+    );
+    operations[name] = {
+      req_per_s: ours.req_per_s,
+      p50_ms: ours.p50_ms,
+      p97_5_ms: ours.p97_5_ms,
+      p99_ms: ours.p99_ms,
+      ratio_to_floor: round(ours.req_per_s / largest.floor[name].req_per_s),
+      growth_1m_over_1k: growth,
+      errors,
+    };
+    targets[`${name}: ours / floor`] = {
+      value: operations[name].ratio_to_floor,
+      goal: "≥ 0.5",
+      met: operations[name].ratio_to_floor >= 0.5,
+    };
+    if (growth !== null)
+      targets[`${name}: largest / smallest`] = { value: growth, goal: "≥ 0.9", met: growth >= 0.9 };
+    targets[`${name}: errors`] = { value: errors, goal: "= 0", met: errors === 0 };
+  }
+  targets["peak RSS at the largest size (MB)"] = {
+    value: largest.peak_rss_mb,
+    goal: "≤ 200",
+    met: largest.peak_rss_mb <= 200,
+  };
+  if (results.cluster) {
+    for (const [name, many] of Object.entries(results.cluster.many) as [OperationName, Measurement][]) {
+      const speedup = round(many.req_per_s / results.cluster.one[name]!.req_per_s);
+      targets[`${name}: ${results.cluster.workers} workers / 1`] = {
+        value: speedup,
+        goal: "≥ 1.6",
+        met: speedup >= 1.6,
+      };
+    }
+  }
+  return { operations, targets };
+}
+
+const sizeLabel = (documents: number) =>
+  documents >= 1_000_000
+    ? `${documents / 1_000_000}M`
+    : documents >= 1000
+      ? `${documents / 1000}k`
+      : String(documents);
+
+export function markdown(results: BenchResults): string {
+  const lines = [
+    `Run ${results.date}, commit \`${results.commit}\`, Node ${results.node}, ${results.machine.cpus} × ${results.machine.model}, ${results.machine.memory_gb} GiB; ${results.settings.store}; ${results.settings.connections} connections, no pipelining, ${results.settings.warmup_s} s warm-up, ${results.settings.duration_s} s measured.`,
+    "",
+    `| operation | ${results.sizes.map((size) => `req/s at ${sizeLabel(size.documents)}`).join(" | ")} | p50 / p97.5 / p99 ms | floor req/s | ours ÷ floor | largest ÷ smallest |`,
+    `|---|${results.sizes.map(() => "---:").join("|")}|---:|---:|---:|---:|`,
+  ];
+  const largest = results.sizes.at(-1)!;
+  for (const name of OPERATION_NAMES) {
+    const summary = results.operations[name];
+    lines.push(
+      `| ${name} | ${results.sizes.map((size) => size.ours[name].req_per_s).join(" | ")} | ${summary.p50_ms} / ${summary.p97_5_ms} / ${summary.p99_ms} | ${largest.floor[name].req_per_s} | ${summary.ratio_to_floor} | ${summary.growth_1m_over_1k ?? "–"} |`,
+    );
+  }
+  lines.push(
+    "",
+    `Empty route: Express 5 ${results.empty.express.req_per_s} req/s, node:http ${results.empty.http.req_per_s} req/s (Express keeps ${round(results.empty.express.req_per_s / results.empty.http.req_per_s)} of node:http). Peak RSS of our server: ${results.sizes.map((size) => `${size.peak_rss_mb} MB at ${sizeLabel(size.documents)}`).join(", ")}.`,
+  );
+  if (results.cluster) {
+    lines.push(
+      "",
+      `Cluster (${results.cluster.workers} workers vs 1, at ${sizeLabel(results.sizes[0]!.documents)}): ${Object.entries(
+        results.cluster.many,
+      )
+        .map(
+          ([name, many]) =>
+            `${name} ${round(many.req_per_s / results.cluster!.one[name as OperationName]!.req_per_s)}×`,
+        )
+        .join(", ")}.`,
+    );
+  }
+  lines.push("", "| target | value | goal | met |", "|---|---:|---|---|");
+  for (const [name, target] of Object.entries(results.targets)) {
+    lines.push(`| ${name} | ${target.value} | ${target.goal} | ${target.met ? "yes" : "**no**"} |`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
+/** req/s against data size, one line per operation, ours solid and the floor dashed. */
+export function chart(results: BenchResults): string {
+  const width = 720;
+  const height = 360;
+  const left = 70;
+  const bottom = 40;
+  const sizes = results.sizes;
+  const maximum = Math.max(
+    ...sizes.flatMap((size) =>
+      OPERATION_NAMES.flatMap((name) => [size.ours[name].req_per_s, size.floor[name].req_per_s]),
+    ),
+  );
+  const x = (index: number) =>
+    left + (sizes.length === 1 ? 0 : (index * (width - left - 160)) / (sizes.length - 1));
+  const y = (value: number) => height - bottom - (value / maximum) * (height - bottom - 20);
+  const colours = ["#1c64f2", "#e02424", "#057a55", "#9061f9", "#ff8a4c"];
+  const parts = [
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`,
+    `<rect width="${width}" height="${height}" fill="white"/>`,
+    `<line x1="${left}" y1="${height - bottom}" x2="${width - 150}" y2="${height - bottom}" stroke="#444"/>`,
+    `<line x1="${left}" y1="20" x2="${left}" y2="${height - bottom}" stroke="#444"/>`,
+    `<text x="10" y="16">req/s (solid: service-api, dashed: floor)</text>`,
+  ];
+  for (const [index, size] of sizes.entries()) {
+    parts.push(
+      `<text x="${x(index) - 10}" y="${height - bottom + 18}">${sizeLabel(size.documents)} docs</text>`,
+    );
+  }
+  for (let tick = 0; tick <= 4; tick++) {
+    const value = Math.round((maximum * tick) / 4);
+    parts.push(`<text x="8" y="${y(value) + 4}">${value}</text>`);
+  }
+  for (const [index, name] of OPERATION_NAMES.entries()) {
+    const colour = colours[index]!;
+    for (const [series, dash] of [
+      ["ours", ""],
+      ["floor", ' stroke-dasharray="5,4"'],
+    ] as const) {
+      const points = sizes.map((size, i) => `${x(i)},${y(size[series][name].req_per_s)}`).join(" ");
+      parts.push(`<polyline points="${points}" fill="none" stroke="${colour}" stroke-width="2"${dash}/>`);
+    }
+    parts.push(`<text x="${width - 145}" y="${40 + index * 18}" fill="${colour}">${name}</text>`);
+  }
+  parts.push("</svg>");
+  return `${parts.join("\n")}\n`;
+}

@@ -1,0 +1,104 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+
+const repository = fileURLToPath(new URL("../../", import.meta.url));
+export const OUR_SERVER = `${repository}apps/http/dist/main.js`;
+const HERE = fileURLToPath(new URL(".", import.meta.url));
+
+export interface RunningProcess {
+  url: string;
+  child: ChildProcess;
+  /** Peak resident memory in MB of the process and its children (cluster workers), so far. */
+  peakRssMb(): { total: number; largest: number };
+  stop(): Promise<void>;
+}
+
+function peakRssKb(pid: number): number {
+  try {
+    return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+function childrenOf(pid: number): number[] {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+}
+
+async function waitUntilAnswering(url: string, child: ChildProcess): Promise<void> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    try {
+      await fetch(url);
+      return;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`no answer from ${url}`);
+}
+
+async function start(
+  args: string[],
+  environment: Record<string, string>,
+  port: number,
+  probe: string,
+): Promise<RunningProcess> {
+  const child = spawn(process.execPath, args, {
+    env: { PATH: process.env.PATH ?? "", ...environment },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilAnswering(`${url}${probe}`, child);
+  return {
+    url,
+    child,
+    peakRssMb: () => {
+      const pids = [child.pid!, ...childrenOf(child.pid!)];
+      const peaks = pids.map(peakRssKb);
+      return {
+        total: Math.round(peaks.reduce((a, b) => a + b, 0) / 1024),
+        largest: Math.round(Math.max(...peaks) / 1024),
+      };
+    },
+    stop: async () => {
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGTERM");
+      await exited;
+    },
+  };
+}
+
+/** Our server as production runs it: NODE_ENV=production, logs at warn. */
+export function startOurServer(databaseUrl: string, port: number, workers = 1): Promise<RunningProcess> {
+  return start(
+    [OUR_SERVER],
+    {
+      NODE_ENV: "production",
+      LOG_LEVEL: "warn",
+      HOST: "127.0.0.1",
+      PORT: String(port),
+      DATABASE_URL: databaseUrl,
+      WORKERS: String(workers),
+    },
+    port,
+    "/healthz",
+  );
+}
+
+export function startFloorServer(path: string, port: number): Promise<RunningProcess> {
+  return start([`${HERE}floor-server.js`, path, String(port)], {}, port, "/");
+}
+
+export function startEmptyServer(kind: "express" | "http", port: number): Promise<RunningProcess> {
+  return start([`${HERE}empty-servers.js`, kind, String(port)], {}, port, "/empty");
+}
