@@ -209,7 +209,7 @@ function updateVariable(
 
 function getSite(key: Row, response: ServerResponse) {
   const app = q.app.get(key.app_id) as Row | undefined;
-  if (!app || app.enable_api !== 1) return send(response, 403, {});
+  if (app?.enable_api !== 1) return send(response, 403, {});
   const site = q.site.get(app.id) as Row | undefined;
   if (!site) return send(response, 403, {});
   send(response, 200, {
