@@ -1,3 +1,4 @@
+export * from "./compiled-read.js";
 export * from "./create-kysely-repositories.js";
 export * from "./kysely-store.js";
 export * from "./migrations/initial-schema.js";

@@ -1,6 +1,7 @@
 import type { ApiKey } from "@service-api/domain";
 import type { ApiKeyRepository } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
+import { compiledRead } from "../compiled-read.js";
 import type { ApiKeyTable, DatabaseSchema } from "../schema.js";
 import { updateAllBut } from "./rows.js";
 
@@ -17,6 +18,10 @@ function apiKeyFromRow(row: Selectable<ApiKeyTable>): ApiKey {
     ? { ...common, kind: "app", appId: row.app_id }
     : { ...common, kind: "dataset", appId: null };
 }
+
+const keyByHash = compiledRead((db, tokenHash: string) =>
+  db.selectFrom("api_keys").selectAll().where("token_hash", "=", tokenHash),
+);
 
 export class KyselyApiKeyRepository implements ApiKeyRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
@@ -40,11 +45,7 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
   }
 
   async findByTokenHash(tokenHash: string): Promise<ApiKey | undefined> {
-    const row = await this.db
-      .selectFrom("api_keys")
-      .selectAll()
-      .where("token_hash", "=", tokenHash)
-      .executeTakeFirst();
+    const [row] = await keyByHash(this.db, tokenHash);
     return row && apiKeyFromRow(row);
   }
 

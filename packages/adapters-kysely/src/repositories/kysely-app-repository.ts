@@ -1,6 +1,7 @@
 import type { App, AppMode, Site } from "@service-api/domain";
 import type { AppRepository } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
+import { compiledRead } from "../compiled-read.js";
 import type { AppTable, DatabaseSchema, SiteTable } from "../schema.js";
 import { fromFlag, toFlag, updateAllBut } from "./rows.js";
 
@@ -53,6 +54,11 @@ const appFromRow = (row: Selectable<AppTable>): App => ({
   status: row.status as App["status"],
 });
 
+const appById = compiledRead((db, id: string) => db.selectFrom("apps").selectAll().where("id", "=", id));
+const siteOfApp = compiledRead((db, appId: string) =>
+  db.selectFrom("sites").selectAll().where("app_id", "=", appId),
+);
+
 export class KyselyAppRepository implements AppRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
@@ -73,7 +79,7 @@ export class KyselyAppRepository implements AppRepository {
   }
 
   async findById(id: string): Promise<App | undefined> {
-    const row = await this.db.selectFrom("apps").selectAll().where("id", "=", id).executeTakeFirst();
+    const [row] = await appById(this.db, id);
     return row && appFromRow(row);
   }
 
@@ -98,7 +104,7 @@ export class KyselyAppRepository implements AppRepository {
   }
 
   async findSite(appId: string): Promise<Site | undefined> {
-    const row = await this.db.selectFrom("sites").selectAll().where("app_id", "=", appId).executeTakeFirst();
+    const [row] = await siteOfApp(this.db, appId);
     return row && siteFromRow(row);
   }
 }

@@ -1,6 +1,7 @@
 import type { Conversation, ConversationVariable, VariableType } from "@service-api/domain";
 import type { ConversationRepository } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
+import { compiledRead } from "../compiled-read.js";
 import type { ConversationTable, ConversationVariableTable, DatabaseSchema } from "../schema.js";
 import { fromFlag, toFlag, updateAllBut } from "./rows.js";
 
@@ -24,6 +25,17 @@ const conversationFromRow = (row: Selectable<ConversationTable>): Conversation =
   isDeleted: fromFlag(row.is_deleted),
 });
 
+const conversationInApp = compiledRead((db, appId: string, conversationId: string) =>
+  db.selectFrom("conversations").selectAll().where("id", "=", conversationId).where("app_id", "=", appId),
+);
+const variableOfConversation = compiledRead((db, conversationId: string, variableId: string) =>
+  db
+    .selectFrom("conversation_variables")
+    .selectAll()
+    .where("conversation_id", "=", conversationId)
+    .where("id", "=", variableId),
+);
+
 export class KyselyConversationRepository implements ConversationRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
@@ -42,12 +54,7 @@ export class KyselyConversationRepository implements ConversationRepository {
   }
 
   async findInApp(appId: string, conversationId: string): Promise<Conversation | undefined> {
-    const row = await this.db
-      .selectFrom("conversations")
-      .selectAll()
-      .where("id", "=", conversationId)
-      .where("app_id", "=", appId)
-      .executeTakeFirst();
+    const [row] = await conversationInApp(this.db, appId, conversationId);
     return row && conversationFromRow(row);
   }
 
@@ -93,12 +100,7 @@ export class KyselyConversationRepository implements ConversationRepository {
   }
 
   async findVariable(conversationId: string, variableId: string): Promise<ConversationVariable | undefined> {
-    const row = await this.db
-      .selectFrom("conversation_variables")
-      .selectAll()
-      .where("conversation_id", "=", conversationId)
-      .where("id", "=", variableId)
-      .executeTakeFirst();
+    const [row] = await variableOfConversation(this.db, conversationId, variableId);
     return row && variableFromRow(row);
   }
 

@@ -1,6 +1,7 @@
 import type { Dataset } from "@service-api/domain";
 import type { DatasetRepository } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
+import { compiledRead } from "../compiled-read.js";
 import type { DatabaseSchema, DatasetTable } from "../schema.js";
 import { fromFlag, processRuleFromColumns, toFlag, updateAllBut } from "./rows.js";
 
@@ -19,6 +20,10 @@ function datasetFromRow(row: Selectable<DatasetTable>): Dataset {
     createdAt: row.created_at,
   };
 }
+
+const datasetInWorkspace = compiledRead((db, workspaceId: string, datasetId: string) =>
+  db.selectFrom("datasets").selectAll().where("id", "=", datasetId).where("workspace_id", "=", workspaceId),
+);
 
 export class KyselyDatasetRepository implements DatasetRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
@@ -44,12 +49,7 @@ export class KyselyDatasetRepository implements DatasetRepository {
   }
 
   async findInWorkspace(workspaceId: string, datasetId: string): Promise<Dataset | undefined> {
-    const row = await this.db
-      .selectFrom("datasets")
-      .selectAll()
-      .where("id", "=", datasetId)
-      .where("workspace_id", "=", workspaceId)
-      .executeTakeFirst();
+    const [row] = await datasetInWorkspace(this.db, workspaceId, datasetId);
     return row && datasetFromRow(row);
   }
 

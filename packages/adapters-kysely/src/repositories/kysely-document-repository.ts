@@ -1,12 +1,33 @@
 import type { Chunk, ChunkStats, Document, UploadFile } from "@service-api/domain";
 import type { DocumentRepository } from "@service-api/ports";
 import type { Kysely } from "kysely";
+import { compiledRead } from "../compiled-read.js";
 import type { DatabaseSchema } from "../schema.js";
 import { documentFromRow, documentToRow } from "./document-rows.js";
 import { updateAllBut } from "./rows.js";
 
 /** Characters as the API counts them: code points, as SQLite's length() does. */
 const characterCount = (text: string) => [...text].length;
+
+const documentInDataset = compiledRead((db, datasetId: string, documentId: string) =>
+  db.selectFrom("documents").selectAll().where("id", "=", documentId).where("dataset_id", "=", datasetId),
+);
+const uploadFileById = compiledRead((db, fileId: string) =>
+  db.selectFrom("upload_files").selectAll().where("id", "=", fileId),
+);
+const statsOfChunks = compiledRead((db, documentId: string) =>
+  db
+    .selectFrom("chunks")
+    .select((eb) => [
+      eb.fn.countAll<number>().as("count"),
+      eb.fn.coalesce(eb.fn.sum<number>("hit_count"), eb.lit(0)).as("hitCount"),
+      eb.fn.coalesce(eb.fn.sum<number>("char_count"), eb.lit(0)).as("characters"),
+    ])
+    .where("document_id", "=", documentId),
+);
+const documentCount = compiledRead((db, datasetId: string) =>
+  db.selectFrom("datasets").select("document_count").where("id", "=", datasetId),
+);
 
 export class KyselyDocumentRepository implements DocumentRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
@@ -89,21 +110,12 @@ export class KyselyDocumentRepository implements DocumentRepository {
   }
 
   async findInDataset(datasetId: string, documentId: string): Promise<Document | undefined> {
-    const row = await this.db
-      .selectFrom("documents")
-      .selectAll()
-      .where("id", "=", documentId)
-      .where("dataset_id", "=", datasetId)
-      .executeTakeFirst();
+    const [row] = await documentInDataset(this.db, datasetId, documentId);
     return row && documentFromRow(row);
   }
 
   async findUploadFile(fileId: string): Promise<UploadFile | undefined> {
-    const row = await this.db
-      .selectFrom("upload_files")
-      .selectAll()
-      .where("id", "=", fileId)
-      .executeTakeFirst();
+    const [row] = await uploadFileById(this.db, fileId);
     return (
       row && {
         id: row.id,
@@ -118,25 +130,17 @@ export class KyselyDocumentRepository implements DocumentRepository {
   }
 
   async chunkStats(documentId: string): Promise<ChunkStats> {
-    const row = await this.db
-      .selectFrom("chunks")
-      .select((eb) => [
-        eb.fn.countAll<number>().as("count"),
-        eb.fn.coalesce(eb.fn.sum<number>("hit_count"), eb.lit(0)).as("hitCount"),
-        eb.fn.coalesce(eb.fn.sum<number>("char_count"), eb.lit(0)).as("characters"),
-      ])
-      .where("document_id", "=", documentId)
-      .executeTakeFirstOrThrow();
-    return { count: Number(row.count), hitCount: Number(row.hitCount), characters: Number(row.characters) };
+    const [row] = await statsOfChunks(this.db, documentId);
+    return {
+      count: Number(row?.count ?? 0),
+      hitCount: Number(row?.hitCount ?? 0),
+      characters: Number(row?.characters ?? 0),
+    };
   }
 
   async countInDataset(datasetId: string): Promise<number> {
     // A counter kept by triggers, not a count over the documents.
-    const row = await this.db
-      .selectFrom("datasets")
-      .select("document_count")
-      .where("id", "=", datasetId)
-      .executeTakeFirst();
+    const [row] = await documentCount(this.db, datasetId);
     return Number(row?.document_count ?? 0);
   }
 }

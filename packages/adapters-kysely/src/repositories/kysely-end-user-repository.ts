@@ -1,8 +1,13 @@
 import type { EndUser } from "@service-api/domain";
 import type { EndUserRepository } from "@service-api/ports";
 import type { Kysely } from "kysely";
+import { compiledRead } from "../compiled-read.js";
 import type { DatabaseSchema } from "../schema.js";
 import { updateAllBut } from "./rows.js";
+
+const endUserBySession = compiledRead((db, appId: string, sessionId: string) =>
+  db.selectFrom("end_users").selectAll().where("app_id", "=", appId).where("session_id", "=", sessionId),
+);
 
 export class KyselyEndUserRepository implements EndUserRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
@@ -17,12 +22,7 @@ export class KyselyEndUserRepository implements EndUserRepository {
   }
 
   async findBySessionId(appId: string, sessionId: string): Promise<EndUser | undefined> {
-    const row = await this.db
-      .selectFrom("end_users")
-      .selectAll()
-      .where("app_id", "=", appId)
-      .where("session_id", "=", sessionId)
-      .executeTakeFirst();
+    const [row] = await endUserBySession(this.db, appId, sessionId);
     return row && { id: row.id, appId: row.app_id, sessionId: row.session_id };
   }
 

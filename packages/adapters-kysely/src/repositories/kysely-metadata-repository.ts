@@ -1,8 +1,34 @@
 import type { MetadataEntry, MetadataField, MetadataFieldType } from "@service-api/domain";
 import type { MetadataRepository } from "@service-api/ports";
 import type { Kysely } from "kysely";
+import { compiledRead } from "../compiled-read.js";
 import type { DatabaseSchema } from "../schema.js";
 import { updateAllBut } from "./rows.js";
+
+const fieldsOfDataset = compiledRead((db, datasetId: string) =>
+  db
+    .selectFrom("metadata_fields")
+    .selectAll()
+    .where("dataset_id", "=", datasetId)
+    .orderBy("created_at")
+    .orderBy("id"),
+);
+const valuesOfDocument = compiledRead((db, documentId: string) =>
+  db
+    .selectFrom("document_metadata_values as value")
+    .innerJoin("metadata_fields as field", "field.id", "value.field_id")
+    .select(["field.id", "field.name", "field.type", "value.value"])
+    .where("value.document_id", "=", documentId)
+    .orderBy("field.created_at")
+    .orderBy("field.id"),
+);
+const fieldCounts = compiledRead((db, datasetId: string) =>
+  db
+    .selectFrom("metadata_fields")
+    .select(["id", "document_count"])
+    .where("dataset_id", "=", datasetId)
+    .where("document_count", ">", 0),
+);
 
 export class KyselyMetadataRepository implements MetadataRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
@@ -23,13 +49,7 @@ export class KyselyMetadataRepository implements MetadataRepository {
   }
 
   async listFields(datasetId: string): Promise<MetadataField[]> {
-    const rows = await this.db
-      .selectFrom("metadata_fields")
-      .selectAll()
-      .where("dataset_id", "=", datasetId)
-      .orderBy("created_at")
-      .orderBy("id")
-      .execute();
+    const rows = await fieldsOfDataset(this.db, datasetId);
     return rows.map((row) => ({
       id: row.id,
       datasetId: row.dataset_id,
@@ -48,14 +68,7 @@ export class KyselyMetadataRepository implements MetadataRepository {
   }
 
   async valuesOf(documentId: string): Promise<MetadataEntry[]> {
-    const rows = await this.db
-      .selectFrom("document_metadata_values as value")
-      .innerJoin("metadata_fields as field", "field.id", "value.field_id")
-      .select(["field.id", "field.name", "field.type", "value.value"])
-      .where("value.document_id", "=", documentId)
-      .orderBy("field.created_at")
-      .orderBy("field.id")
-      .execute();
+    const rows = await valuesOfDocument(this.db, documentId);
     return rows.map((row) => ({
       id: row.id,
       name: row.name,
@@ -66,12 +79,7 @@ export class KyselyMetadataRepository implements MetadataRepository {
 
   async countDocumentsPerField(datasetId: string): Promise<Map<string, number>> {
     // Counters kept by triggers, not a count over the values.
-    const rows = await this.db
-      .selectFrom("metadata_fields")
-      .select(["id", "document_count"])
-      .where("dataset_id", "=", datasetId)
-      .where("document_count", ">", 0)
-      .execute();
+    const rows = await fieldCounts(this.db, datasetId);
     return new Map(rows.map((row) => [row.id, Number(row.document_count)]));
   }
 }

@@ -1,6 +1,7 @@
 import type { Member, Workspace, WorkspaceStatus } from "@service-api/domain";
 import type { WorkspaceRepository } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
+import { compiledRead } from "../compiled-read.js";
 import type { DatabaseSchema, MemberTable, WorkspaceTable } from "../schema.js";
 import { updateAllBut } from "./rows.js";
 
@@ -16,6 +17,13 @@ const memberFromRow = (row: Selectable<MemberTable>): Member => ({
   name: row.name,
 });
 
+const workspaceById = compiledRead((db, id: string) =>
+  db.selectFrom("workspaces").selectAll().where("id", "=", id),
+);
+const memberInWorkspace = compiledRead((db, workspaceId: string, memberId: string) =>
+  db.selectFrom("members").selectAll().where("id", "=", memberId).where("workspace_id", "=", workspaceId),
+);
+
 export class KyselyWorkspaceRepository implements WorkspaceRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
@@ -29,7 +37,7 @@ export class KyselyWorkspaceRepository implements WorkspaceRepository {
   }
 
   async findById(id: string): Promise<Workspace | undefined> {
-    const row = await this.db.selectFrom("workspaces").selectAll().where("id", "=", id).executeTakeFirst();
+    const [row] = await workspaceById(this.db, id);
     return row && workspaceFromRow(row);
   }
 
@@ -59,12 +67,7 @@ export class KyselyWorkspaceRepository implements WorkspaceRepository {
   }
 
   async findMember(workspaceId: string, memberId: string): Promise<Member | undefined> {
-    const row = await this.db
-      .selectFrom("members")
-      .selectAll()
-      .where("id", "=", memberId)
-      .where("workspace_id", "=", workspaceId)
-      .executeTakeFirst();
+    const [row] = await memberInWorkspace(this.db, workspaceId, memberId);
     return row && memberFromRow(row);
   }
 }

@@ -1,0 +1,45 @@
+import Database from "better-sqlite3";
+import { Kysely, SqliteDialect } from "kysely";
+import { describe, expect, it } from "vitest";
+import { compiledRead } from "./compiled-read.js";
+import type { DatabaseSchema } from "./schema.js";
+
+function database() {
+  const sqlite = new Database(":memory:");
+  sqlite.exec("create table workspaces (id text primary key, name text, status text)");
+  sqlite.exec("insert into workspaces values ('a', 'Alpha', 'normal'), ('b', 'Beta', 'archived')");
+  const compiled: string[] = [];
+  const db = new Kysely<DatabaseSchema>({
+    dialect: new SqliteDialect({ database: sqlite }),
+    log: (event) => {
+      compiled.push(event.query.sql);
+    },
+  });
+  return { db, compiled };
+}
+
+describe("compiledRead", () => {
+  const byIdAndStatus = compiledRead((db, id: string, status: string) =>
+    db
+      .selectFrom("workspaces")
+      .select(["id", "name"])
+      .where("id", "=", id)
+      .where("status", "=", status)
+      .where("name", "!=", ""),
+  );
+
+  it("gives the rows the built query gives, for each call's arguments", async () => {
+    const { db } = database();
+    expect(await byIdAndStatus(db, "a", "normal")).toEqual([{ id: "a", name: "Alpha" }]);
+    expect(await byIdAndStatus(db, "b", "archived")).toEqual([{ id: "b", name: "Beta" }]);
+    expect(await byIdAndStatus(db, "b", "normal")).toEqual([]);
+  });
+
+  it("builds the SQL once per database and keeps the constants in their places", async () => {
+    const { db, compiled } = database();
+    await byIdAndStatus(db, "a", "normal");
+    await byIdAndStatus(db, "b", "archived");
+    expect(new Set(compiled).size).toBe(1);
+    expect(await byIdAndStatus(db, "a", "normal")).toHaveLength(1);
+  });
+});

@@ -1,0 +1,35 @@
+import { type Compilable, CompiledQuery, type Kysely } from "kysely";
+import type { DatabaseSchema } from "./schema.js";
+
+const SENTINEL = "\u0000service-api-argument-";
+
+type Plan = { sql: string; slots: (number | { constant: unknown })[] };
+
+/**
+ * A read compiled once per database and then run again with new arguments. Kysely builds and
+ * compiles a query on every call, which costs more than the point lookup it runs; this builds it
+ * once with a marker for each argument and remembers where each argument goes. Arguments are
+ * strings (ids): a marker must reach the parameters unchanged.
+ */
+export function compiledRead<Args extends string[], Row>(
+  build: (db: Kysely<DatabaseSchema>, ...args: Args) => Compilable<Row>,
+) {
+  const plans = new WeakMap<Kysely<DatabaseSchema>, Plan>();
+  return async (db: Kysely<DatabaseSchema>, ...args: Args): Promise<Row[]> => {
+    let plan = plans.get(db);
+    if (!plan) {
+      const markers = args.map((_, index) => `${SENTINEL}${index}`) as Args;
+      const { sql, parameters } = build(db, ...markers).compile();
+      const slots = parameters.map((parameter) =>
+        typeof parameter === "string" && parameter.startsWith(SENTINEL)
+          ? Number(parameter.slice(SENTINEL.length))
+          : { constant: parameter },
+      );
+      plan = { sql, slots };
+      plans.set(db, plan);
+    }
+    const parameters = plan.slots.map((slot) => (typeof slot === "number" ? args[slot] : slot.constant));
+    const { rows } = await db.executeQuery<Row>(CompiledQuery.raw(plan.sql, parameters));
+    return rows;
+  };
+}
