@@ -117,7 +117,7 @@ export function markdown(results: BenchResults): string {
   if (results.cluster) {
     lines.push(
       "",
-      `Cluster (${results.cluster.workers} workers vs 1, at ${sizeLabel(results.sizes[0]!.documents)}): ${Object.entries(
+      `Cluster (${results.cluster.workers} workers vs 1, at ${sizeLabel(results.sizes.at(-1)!.documents)}): ${Object.entries(
         results.cluster.many,
       )
         .map(
@@ -152,6 +152,7 @@ export function chart(results: BenchResults): string {
   const colours = ["#1c64f2", "#e02424", "#057a55", "#9061f9", "#ff8a4c"];
   const parts = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`,
+    "<title>service-api req/s against data size, with the floor dashed</title>",
     `<rect width="${width}" height="${height}" fill="white"/>`,
     `<line x1="${left}" y1="${height - bottom}" x2="${width - 150}" y2="${height - bottom}" stroke="#444"/>`,
     `<line x1="${left}" y1="20" x2="${left}" y2="${height - bottom}" stroke="#444"/>`,

@@ -8,17 +8,18 @@ type Plan = { sql: string; slots: (number | { constant: unknown })[] };
 /**
  * A read compiled once per database and then run again with new arguments. Kysely builds and
  * compiles a query on every call, which costs more than the point lookup it runs; this builds it
- * once with a marker for each argument and remembers where each argument goes. Arguments are
- * strings (ids): a marker must reach the parameters unchanged.
+ * once with a marker for each argument and remembers where each argument goes. Each argument must
+ * reach the parameters unchanged (compared, set or inserted as is), so a marker can stand in for it;
+ * writes qualify too.
  */
-export function compiledRead<Args extends string[], Row>(
+export function compiledRead<Args extends unknown[], Row>(
   build: (db: Kysely<DatabaseSchema>, ...args: Args) => Compilable<Row>,
 ) {
   const plans = new WeakMap<Kysely<DatabaseSchema>, Plan>();
   return async (db: Kysely<DatabaseSchema>, ...args: Args): Promise<Row[]> => {
     let plan = plans.get(db);
     if (!plan) {
-      const markers = args.map((_, index) => `${SENTINEL}${index}`) as Args;
+      const markers = args.map((_, index) => `${SENTINEL}${index}`) as unknown as Args;
       const { sql, parameters } = build(db, ...markers).compile();
       const slots = parameters.map((parameter) =>
         typeof parameter === "string" && parameter.startsWith(SENTINEL)

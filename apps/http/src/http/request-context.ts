@@ -15,6 +15,8 @@ export function requestContext(logger: Logger): RequestHandler {
     const requestId = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
     res.locals.requestId = requestId;
     res.setHeader("X-Request-Id", requestId);
+    // Below info (as in production at warn), the access line is not even assembled.
+    if (!logger.isLevelEnabled("info")) return next();
     const started = process.hrtime.bigint();
     res.on("finish", () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;

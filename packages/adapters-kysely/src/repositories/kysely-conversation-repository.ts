@@ -36,6 +36,17 @@ const variableOfConversation = compiledRead((db, conversationId: string, variabl
     .where("id", "=", variableId),
 );
 
+/** One statement, so concurrent updates end with one value whole. */
+const setVariableValue = compiledRead(
+  (db, conversationId: string, variableId: string, value: string, updatedAt: number) =>
+    db
+      .updateTable("conversation_variables")
+      .set({ value, updated_at: updatedAt })
+      .where("conversation_id", "=", conversationId)
+      .where("id", "=", variableId)
+      .returningAll(),
+);
+
 export class KyselyConversationRepository implements ConversationRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
@@ -110,13 +121,13 @@ export class KyselyConversationRepository implements ConversationRepository {
     value: unknown,
     updatedAt: number,
   ): Promise<ConversationVariable | undefined> {
-    const row = await this.db
-      .updateTable("conversation_variables")
-      .set({ value: JSON.stringify(value), updated_at: updatedAt })
-      .where("conversation_id", "=", conversationId)
-      .where("id", "=", variableId)
-      .returningAll()
-      .executeTakeFirst();
+    const [row] = await setVariableValue(
+      this.db,
+      conversationId,
+      variableId,
+      JSON.stringify(value),
+      updatedAt,
+    );
     return row && variableFromRow(row);
   }
 }
