@@ -8,7 +8,7 @@ work=$(mktemp -d)
 server_pid=
 cleanup() {
   if [ -n "$server_pid" ]; then pkill -TERM -P "$server_pid" 2>/dev/null || true; kill "$server_pid" 2>/dev/null || true; fi
-  pkill -TERM -f "node apps/http/dist/main.js" 2>/dev/null || true
+  pkill -TERM -f "apps/http/dist/main.js" 2>/dev/null || true
   rm -rf "$work"
 }
 trap cleanup EXIT

@@ -4,6 +4,14 @@ import { fileURLToPath } from "node:url";
 
 const repository = fileURLToPath(new URL("../../", import.meta.url));
 export const OUR_SERVER = `${repository}apps/http/dist/main.js`;
+
+/** The Node flags of the start command (package.json's serve script): the benchmark runs what `npm start` runs. */
+const START_FLAGS = (() => {
+  const serve: string = JSON.parse(readFileSync(`${repository}package.json`, "utf8")).scripts.serve;
+  return (
+    /node ((?:--\S+ )*)apps\/http\/dist\/main\.js/.exec(serve)?.[1]?.trim().split(" ").filter(Boolean) ?? []
+  );
+})();
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 
 export interface RunningProcess {
@@ -81,7 +89,7 @@ async function start(
 /** Our server as production runs it: NODE_ENV=production, logs at warn. */
 export function startOurServer(databaseUrl: string, port: number, workers = 1): Promise<RunningProcess> {
   return start(
-    [OUR_SERVER],
+    [...START_FLAGS, OUR_SERVER],
     {
       NODE_ENV: "production",
       LOG_LEVEL: "warn",
