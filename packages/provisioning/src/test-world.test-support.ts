@@ -1,3 +1,7 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { openSqliteStore } from "@service-api/adapters-sqlite";
 import type { Store } from "@service-api/ports";
 import {
   createInMemoryStore,
@@ -16,7 +20,26 @@ const hasher = {
   matches: (token: string, tokenHash: string) => hasher.hash(token) === tokenHash,
 };
 
-/** An in-memory store with the provisioning use cases over it. */
+/** The stores provisioning runs on in these tests: in memory, and a real SQLite file (removed on close). */
+export const STORES: [string, () => Promise<Store>][] = [
+  ["in memory", async () => createInMemoryStore()],
+  [
+    "on a SQLite file",
+    async () => {
+      const directory = mkdtempSync(join(tmpdir(), "service-api-provisioning-"));
+      const store = await openSqliteStore({ databaseUrl: join(directory, "provisioning.sqlite") });
+      return {
+        ...store,
+        close: async () => {
+          await store.close();
+          rmSync(directory, { recursive: true, force: true });
+        },
+      };
+    },
+  ],
+];
+
+/** A store (in memory unless given) with the provisioning use cases over it. */
 export function createProvisioningWorld(store: Store = createInMemoryStore()) {
   const clock = new ManualClock();
   const ids = new SequentialIdGenerator();

@@ -1,14 +1,22 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { DEMO, demoWorkspaceFile } from "../demo/demo-workspace.js";
 import type { ImportFileInput } from "../format/import-file-schema.js";
 import { InvalidImportError } from "../format/issues.js";
-import { createProvisioningWorld } from "../test-world.test-support.js";
+
+/** A provisioning world on a store of the kind under test, closed when the test ends. */
+async function worldOn(openStore: (typeof STORES)[number][1]) {
+  const store = await openStore();
+  onTestFinished(() => store.close());
+  return createProvisioningWorld(store);
+}
+
+import { createProvisioningWorld, STORES } from "../test-world.test-support.js";
 
 const KEY = "ds-abcdefghijklmnopqrstuvwx";
 
-describe("ImportData", () => {
+describe.each(STORES)("ImportData (%s)", (_store, openStore) => {
   it("imports the demo workspace, deriving what the file leaves out", async () => {
-    const { importData, store, clock } = createProvisioningWorld();
+    const { importData, store, clock } = await worldOn(openStore);
     const summary = await importData.execute(demoWorkspaceFile());
     expect(summary).toEqual({
       workspaces: 1,
@@ -46,7 +54,7 @@ describe("ImportData", () => {
   });
 
   it("changes nothing when the same file is imported again, even much later", async () => {
-    const { importData, exportData, clock } = createProvisioningWorld();
+    const { importData, exportData, clock } = await worldOn(openStore);
     await importData.execute(demoWorkspaceFile());
     const first = await exportData.execute();
     clock.advance(86_400);
@@ -55,7 +63,7 @@ describe("ImportData", () => {
   });
 
   it("updates what a changed file changes, and only that", async () => {
-    const { importData, exportData, store, clock } = createProvisioningWorld();
+    const { importData, exportData, store, clock } = await worldOn(openStore);
     await importData.execute(demoWorkspaceFile());
     const before = await exportData.execute();
     const changed = demoWorkspaceFile();
@@ -82,7 +90,7 @@ describe("ImportData", () => {
   });
 
   it("reports progress over the documents", async () => {
-    const { importData } = createProvisioningWorld();
+    const { importData } = await worldOn(openStore);
     const seen: string[] = [];
     await importData.execute(demoWorkspaceFile(), ({ documentsDone, documentsTotal }) =>
       seen.push(`${documentsDone}/${documentsTotal}`),
@@ -91,7 +99,7 @@ describe("ImportData", () => {
   });
 
   it("hashes plaintext keys and accepts exported hashes", async () => {
-    const { importData, store, hasher } = createProvisioningWorld();
+    const { importData, store, hasher } = await worldOn(openStore);
     const hashed = `sha256:${"ab".repeat(32)}`;
     await importData.execute({ version: 1, workspaces: [{ name: "Keys", dataset_api_keys: [KEY, hashed] }] });
     const keys = await store.repositories.apiKeys.list();
@@ -257,9 +265,9 @@ const BAD_FILES: [string, unknown, { path: string; message: RegExp }][] = [
   ],
 ];
 
-describe("ImportData with a bad file", () => {
+describe.each(STORES)("ImportData with a bad file (%s)", (_store, openStore) => {
   it.each(BAD_FILES)("reports %s at its JSON path and writes nothing", async (_kind, file, expected) => {
-    const { importData, exportData } = createProvisioningWorld();
+    const { importData, exportData } = await worldOn(openStore);
     await importData.execute(demoWorkspaceFile());
     const before = await exportData.execute();
     const failure = await importData.execute(file).catch((error: unknown) => error);
@@ -270,7 +278,7 @@ describe("ImportData with a bad file", () => {
   });
 
   it("reports every problem of the file, not just the first", async () => {
-    const { importData } = createProvisioningWorld();
+    const { importData } = await worldOn(openStore);
     const file = { version: 1, workspaces: [{ name: 1 }, { name: "W", extra: true }, { name: "" }] };
     const failure = (await importData.execute(file).catch((error: unknown) => error)) as InvalidImportError;
     expect(failure.issues.map((issue) => issue.path)).toEqual([
@@ -282,7 +290,7 @@ describe("ImportData with a bad file", () => {
   });
 
   it("never shows a key in its messages", async () => {
-    const { importData } = createProvisioningWorld();
+    const { importData } = await worldOn(openStore);
     const failure = (await importData
       .execute({ version: 1, workspaces: [{ name: "W", dataset_api_keys: [KEY, KEY] }] })
       .catch((error: unknown) => error)) as InvalidImportError;
@@ -293,7 +301,7 @@ describe("ImportData with a bad file", () => {
   });
 
   it("rolls back everything when a write fails halfway, such as a key issued elsewhere", async () => {
-    const { importData, exportData } = createProvisioningWorld();
+    const { importData, exportData } = await worldOn(openStore);
     await importData.execute({ version: 1, workspaces: [{ name: "First", dataset_api_keys: [KEY] }] });
     const before = await exportData.execute();
     const file: ImportFileInput = demoWorkspaceFile();
