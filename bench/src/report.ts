@@ -8,6 +8,13 @@ export interface SizeResult {
   peak_rss_mb: number;
 }
 
+/** Our server on PostgreSQL (the floor is SQLite's, so there is no ratio to it). */
+export interface PostgresSizeResult {
+  documents: number;
+  ours: Record<OperationName, Measurement>;
+  peak_rss_mb: number;
+}
+
 export interface BenchResults {
   date: string;
   commit: string;
@@ -16,6 +23,7 @@ export interface BenchResults {
   settings: { connections: number; warmup_s: number; duration_s: number; sizes: number[]; store: string };
   sizes: SizeResult[];
   empty: { express: Measurement; http: Measurement };
+  postgres?: PostgresSizeResult[];
   cluster?: {
     workers: number;
     one: Partial<Record<OperationName, Measurement>>;
@@ -71,6 +79,24 @@ export function summarize(
       targets[`${name}: largest / smallest`] = { value: growth, goal: "≥ 0.9", met: growth >= 0.9 };
     targets[`${name}: errors`] = { value: errors, goal: "= 0", met: errors === 0 };
   }
+  if (results.postgres && results.postgres.length > 0) {
+    const [first, last] = [results.postgres[0]!, results.postgres.at(-1)!];
+    for (const name of OPERATION_NAMES) {
+      const errors = results.postgres.reduce(
+        (sum, size) => sum + size.ours[name].errors + size.ours[name].unexpected_status,
+        0,
+      );
+      targets[`PostgreSQL ${name}: errors`] = { value: errors, goal: "= 0", met: errors === 0 };
+      if (results.postgres.length > 1) {
+        const growth = round(last.ours[name].req_per_s / first.ours[name].req_per_s);
+        targets[`PostgreSQL ${name}: largest / smallest`] = {
+          value: growth,
+          goal: "≥ 0.9",
+          met: growth >= 0.9,
+        };
+      }
+    }
+  }
   targets["peak RSS at the largest size (MB)"] = {
     value: largest.peak_rss_mb,
     goal: "≤ 200",
@@ -125,6 +151,20 @@ export function markdown(results: BenchResults): string {
             `${name} ${round(many.req_per_s / results.cluster!.one[name as OperationName]!.req_per_s)}×`,
         )
         .join(", ")}.`,
+    );
+  }
+  if (results.postgres && results.postgres.length > 0) {
+    const postgres = results.postgres;
+    lines.push(
+      "",
+      `On PostgreSQL (same machine, default pool): ${postgres.map((size) => `peak RSS ${size.peak_rss_mb} MB at ${sizeLabel(size.documents)}`).join(", ")}.`,
+      "",
+      `| operation on PostgreSQL | ${postgres.map((size) => `req/s at ${sizeLabel(size.documents)}`).join(" | ")} | p99 ms at ${sizeLabel(postgres.at(-1)!.documents)} |`,
+      `|---|${postgres.map(() => "---:").join("|")}|---:|`,
+      ...OPERATION_NAMES.map(
+        (name) =>
+          `| ${name} | ${postgres.map((size) => size.ours[name].req_per_s).join(" | ")} | ${postgres.at(-1)!.ours[name].p99_ms} |`,
+      ),
     );
   }
   lines.push("", "| target | value | goal | met |", "|---|---:|---|---|");

@@ -3,9 +3,17 @@ import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "no
 import { cpus, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { generateDataset } from "./generate-dataset.js";
+import { generatePostgresDataset } from "./generate-postgres-dataset.js";
 import { type LoadSettings, type Measurement, measure } from "./measure.js";
 import { OPERATION_NAMES, OPERATIONS, type OperationName, READS } from "./operations.js";
-import { type BenchResults, chart, markdown, type SizeResult, summarize } from "./report.js";
+import {
+  type BenchResults,
+  chart,
+  markdown,
+  type PostgresSizeResult,
+  type SizeResult,
+  summarize,
+} from "./report.js";
 import { startEmptyServer, startFloorServer, startOurServer } from "./servers.js";
 
 const BENCH = fileURLToPath(new URL("../", import.meta.url));
@@ -17,6 +25,10 @@ const settings: LoadSettings = {
   durationSeconds: Number(process.env.BENCH_DURATION ?? 5),
 };
 const workers = Number(process.env.BENCH_WORKERS ?? 2);
+/** A PostgreSQL server to measure too: BENCH_POSTGRES_URL, or DATABASE_URL when it is one. */
+const postgresUrl =
+  process.env.BENCH_POSTGRES_URL ??
+  (/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "") ? process.env.DATABASE_URL : undefined);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 let port = 6100;
 
@@ -50,6 +62,16 @@ async function measureSize(documents: number): Promise<SizeResult> {
   return { documents, ours: oursResults, floor: floorResults, peak_rss_mb: peak };
 }
 
+async function measurePostgres(serverUrl: string, documents: number): Promise<PostgresSizeResult> {
+  log(`\nPostgreSQL, ${documents} documents`);
+  const databaseUrl = await generatePostgresDataset(serverUrl, documents, log);
+  const ours = await startOurServer(databaseUrl, ++port);
+  const results = await measureAll(ours.url, documents, OPERATION_NAMES);
+  const peak = ours.peakRssMb().total;
+  await ours.stop();
+  return { documents, ours: results, peak_rss_mb: peak };
+}
+
 async function measureEmpty(kind: "express" | "http"): Promise<Measurement> {
   const server = await startEmptyServer(kind, ++port);
   const result = await measure(server.url, undefined, 0, settings);
@@ -78,6 +100,9 @@ async function main(): Promise<void> {
   for (const documents of sizes) measured.push(await measureSize(documents));
   // The cluster runs on the copy of the last size measured.
   const cluster = workers > 1 ? await measureCluster(sizes.at(-1)!) : undefined;
+  const postgres: PostgresSizeResult[] = [];
+  if (postgresUrl)
+    for (const documents of sizes) postgres.push(await measurePostgres(postgresUrl, documents));
   log("\nempty routes");
   const empty = { express: await measureEmpty("express"), http: await measureEmpty("http") };
 
@@ -101,6 +126,7 @@ async function main(): Promise<void> {
     sizes: measured,
     empty,
     ...(cluster && { cluster }),
+    ...(postgres.length > 0 && { postgres }),
   };
   const results: BenchResults = { ...base, ...summarize(base) };
   const stem = `${BENCH}results/${date}-${commit}`;
