@@ -1,3 +1,4 @@
+import { DOCUMENT_COUNTERS } from "@service-api/adapters-kysely";
 import { type Kysely, sql } from "kysely";
 
 /**
@@ -5,12 +6,6 @@ import { type Kysely, sql } from "kysely";
  * counting a dataset's documents read one row instead of counting rows: their cost no longer grows
  * with the data. An upsert that finds its row fires UPDATE triggers, not INSERT ones, so it counts once.
  */
-const COUNTERS = [
-  // [the table holding the count, the table of counted rows, their column naming the owner]
-  ["datasets", "documents", "dataset_id"],
-  ["metadata_fields", "document_metadata_values", "field_id"],
-] as const;
-
 /** The statements of one counter: constant identifiers only, so plain SQL text is safe. */
 function counterStatements(owner: string, rows: string, column: string): string[] {
   const add = (side: string, delta: string) =>
@@ -26,13 +21,13 @@ function counterStatements(owner: string, rows: string, column: string): string[
 }
 
 export async function up(db: Kysely<unknown>): Promise<void> {
-  for (const [owner, rows, column] of COUNTERS) {
+  for (const [owner, rows, column] of DOCUMENT_COUNTERS) {
     for (const statement of counterStatements(owner, rows, column)) await sql.raw(statement).execute(db);
   }
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  for (const [owner, rows] of COUNTERS) {
+  for (const [owner, rows] of DOCUMENT_COUNTERS) {
     for (const event of ["insert", "delete", "move"])
       await sql.raw(`drop trigger ${rows}_count_${event}`).execute(db);
     await sql.raw(`alter table ${owner} drop column document_count`).execute(db);
