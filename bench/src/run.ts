@@ -121,7 +121,9 @@ async function main(): Promise<void> {
       warmup_s: settings.warmupSeconds,
       duration_s: settings.durationSeconds,
       sizes,
-      store: "SQLite (WAL, on disk)",
+      store: postgresUrl
+        ? "SQLite (WAL, on disk), then PostgreSQL on the same machine"
+        : "SQLite (WAL, on disk)",
     },
     sizes: measured,
     empty,
