@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { describe, expect, it } from "vitest";
-import { compiledRead } from "./compiled-read.js";
+import { compiledByCount, compiledRead } from "./compiled-read.js";
 import type { DatabaseSchema } from "./schema.js";
 
 function database() {
@@ -41,5 +41,23 @@ describe("compiledRead", () => {
     await byIdAndStatus(db, "b", "archived");
     expect(new Set(compiled).size).toBe(1);
     expect(await byIdAndStatus(db, "a", "normal")).toHaveLength(1);
+  });
+});
+
+describe("compiledByCount", () => {
+  it("compiles one query per number of values and gives each call its rows", async () => {
+    const { db, compiled } = database();
+    const byIds = compiledByCount((database, count, ...ids) =>
+      database
+        .selectFrom("workspaces")
+        .select("id")
+        .where("id", "in", ids.slice(0, count) as string[])
+        .orderBy("id"),
+    );
+    expect(await byIds(db, 1, "a")).toEqual([{ id: "a" }]);
+    expect(await byIds(db, 2, "a", "b")).toEqual([{ id: "a" }, { id: "b" }]);
+    expect(await byIds(db, 2, "b", "zz")).toEqual([{ id: "b" }]);
+    expect(await byIds(db, 1, "b")).toEqual([{ id: "b" }]);
+    expect(new Set(compiled).size).toBe(2);
   });
 });

@@ -34,3 +34,21 @@ export function compiledRead<Args extends unknown[], Row>(
     return rows;
   };
 }
+
+/**
+ * For queries whose shape depends on how many values they take (`in (…)`, multi-row inserts): one
+ * compiled query per count, built on first use. Requests repeat the same few counts.
+ */
+export function compiledByCount<Row>(
+  build: (db: Kysely<DatabaseSchema>, count: number, ...args: unknown[]) => Compilable<Row>,
+) {
+  const byCount = new Map<number, ReturnType<typeof compiledRead<unknown[], Row>>>();
+  return (db: Kysely<DatabaseSchema>, count: number, ...args: unknown[]): Promise<Row[]> => {
+    let query = byCount.get(count);
+    if (!query) {
+      query = compiledRead<unknown[], Row>((database, ...values) => build(database, count, ...values));
+      byCount.set(count, query);
+    }
+    return query(db, ...args);
+  };
+}

@@ -66,7 +66,7 @@ async function readEverything(): Promise<void> {
   await documents.countInDataset(dataset.id);
   await metadata.listFields(dataset.id);
   await metadata.valuesOf(document.id);
-  await metadata.countDocumentsPerField(dataset.id);
+  await metadata.listFieldUsage(dataset.id);
   await tags.findByIds([tag.id]);
   await tags.bind([
     { id: "b", workspaceId: workspace.id, tagId: tag.id, targetId: dataset.id, createdAt: 1 },

@@ -23,11 +23,7 @@ export class ListMetadataFields {
     const dataset = ensureDatasetServesApi(
       await this.datasets.findInWorkspace(input.workspaceId, input.datasetId),
     );
-    const [fields, counts] = await Promise.all([
-      this.metadata.listFields(dataset.id),
-      this.metadata.countDocumentsPerField(dataset.id),
-    ]);
-    const custom = fields.map(({ id, name, type }) => ({ id, name, type, count: counts.get(id) ?? 0 }));
+    const custom = await this.metadata.listFieldUsage(dataset.id);
     const builtIn = dataset.builtInFieldEnabled
       ? builtInFieldUsage(await this.documents.countInDataset(dataset.id))
       : [];

@@ -1,4 +1,4 @@
-import type { MetadataEntry, MetadataField } from "@service-api/domain";
+import type { MetadataEntry, MetadataField, MetadataFieldUsage } from "@service-api/domain";
 
 /** Custom metadata fields of datasets and their values on documents. */
 export interface MetadataRepository {
@@ -10,6 +10,6 @@ export interface MetadataRepository {
   setValue(documentId: string, fieldId: string, value: string): Promise<void>;
   /** The document's values, one entry per field holding one, in the fields' creation order. */
   valuesOf(documentId: string): Promise<MetadataEntry[]>;
-  /** For each field of the dataset, the number of documents holding a value; fields without any are absent. */
-  countDocumentsPerField(datasetId: string): Promise<Map<string, number>>;
+  /** The dataset's fields in creation order, each with the number of documents holding a value (0 if none). */
+  listFieldUsage(datasetId: string): Promise<MetadataFieldUsage[]>;
 }

@@ -1,4 +1,9 @@
-import type { MetadataEntry, MetadataField, MetadataFieldType } from "@service-api/domain";
+import type {
+  MetadataEntry,
+  MetadataField,
+  MetadataFieldType,
+  MetadataFieldUsage,
+} from "@service-api/domain";
 import type { MetadataRepository } from "@service-api/ports";
 import type { Kysely } from "kysely";
 import { compiledRead } from "../compiled-read.js";
@@ -22,12 +27,13 @@ const valuesOfDocument = compiledRead((db, documentId: string) =>
     .orderBy("field.created_at")
     .orderBy("field.id"),
 );
-const fieldCounts = compiledRead((db, datasetId: string) =>
+const fieldUsage = compiledRead((db, datasetId: string) =>
   db
     .selectFrom("metadata_fields")
-    .select(["id", "document_count"])
+    .select(["id", "name", "type", "document_count"])
     .where("dataset_id", "=", datasetId)
-    .where("document_count", ">", 0),
+    .orderBy("created_at")
+    .orderBy("id"),
 );
 
 export class KyselyMetadataRepository implements MetadataRepository {
@@ -77,9 +83,14 @@ export class KyselyMetadataRepository implements MetadataRepository {
     }));
   }
 
-  async countDocumentsPerField(datasetId: string): Promise<Map<string, number>> {
+  async listFieldUsage(datasetId: string): Promise<MetadataFieldUsage[]> {
     // Counters kept by triggers, not a count over the values.
-    const rows = await fieldCounts(this.db, datasetId);
-    return new Map(rows.map((row) => [row.id, Number(row.document_count)]));
+    const rows = await fieldUsage(this.db, datasetId);
+    return rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      type: row.type as MetadataFieldType,
+      count: Number(row.document_count),
+    }));
   }
 }

@@ -1,6 +1,7 @@
 import type { Tag, TagBinding, TagType } from "@service-api/domain";
 import type { TagRepository } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
+import { compiledByCount } from "../compiled-read.js";
 import type { DatabaseSchema, TagTable } from "../schema.js";
 import { updateAllBut } from "./rows.js";
 
@@ -10,6 +11,27 @@ const tagFromRow = (row: Selectable<TagTable>): Tag => ({
   type: row.type as TagType,
   name: row.name,
 });
+
+const tagsByIds = compiledByCount((db, count, ...ids) =>
+  db
+    .selectFrom("tags")
+    .selectAll()
+    .where("id", "in", ids.slice(0, count) as string[]),
+);
+
+const BINDING_COLUMNS = ["id", "workspace_id", "tag_id", "target_id", "created_at"] as const;
+const insertBindings = compiledByCount((db, count, ...values) =>
+  db
+    .insertInto("tag_bindings")
+    .values(
+      Array.from({ length: count }, (_, row) =>
+        Object.fromEntries(
+          BINDING_COLUMNS.map((column, index) => [column, values[row * BINDING_COLUMNS.length + index]]),
+        ),
+      ) as { id: string; workspace_id: string; tag_id: string; target_id: string; created_at: number }[],
+    )
+    .onConflict((conflict) => conflict.columns(["tag_id", "target_id"]).doNothing()),
+);
 
 export class KyselyTagRepository implements TagRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
@@ -24,13 +46,9 @@ export class KyselyTagRepository implements TagRepository {
   }
 
   async findByIds(ids: readonly string[]): Promise<Tag[]> {
-    if (ids.length === 0) return [];
-    const rows = await this.db
-      .selectFrom("tags")
-      .selectAll()
-      .where("id", "in", [...new Set(ids)])
-      .execute();
-    return rows.map(tagFromRow);
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return [];
+    return (await tagsByIds(this.db, unique.length, ...unique)).map(tagFromRow);
   }
 
   async listInWorkspace(workspaceId: string): Promise<Tag[]> {
@@ -48,19 +66,14 @@ export class KyselyTagRepository implements TagRepository {
   async bind(bindings: readonly TagBinding[]): Promise<void> {
     if (bindings.length === 0) return;
     // One statement: the unique (tag_id, target_id) constraint settles races, no check-then-insert.
-    await this.db
-      .insertInto("tag_bindings")
-      .values(
-        bindings.map((binding) => ({
-          id: binding.id,
-          workspace_id: binding.workspaceId,
-          tag_id: binding.tagId,
-          target_id: binding.targetId,
-          created_at: binding.createdAt,
-        })),
-      )
-      .onConflict((conflict) => conflict.columns(["tag_id", "target_id"]).doNothing())
-      .execute();
+    const values = bindings.flatMap((binding) => [
+      binding.id,
+      binding.workspaceId,
+      binding.tagId,
+      binding.targetId,
+      binding.createdAt,
+    ]);
+    await insertBindings(this.db, bindings.length, ...values);
   }
 
   async boundTagIds(targetId: string): Promise<string[]> {

@@ -54,22 +54,24 @@ export function describeMetadataRepositoryContract(openStore: OpenStore): void {
       expect(await metadata.valuesOf(docs[1].id)).toEqual([]);
     });
 
-    it("counts documents per field, right after values are set", async () => {
+    it("lists fields with the documents holding each, right after values are set", async () => {
       const { metadata } = repositories();
       const { dataset, other, docs } = await seed();
-      const author = aMetadataField(dataset.id, { name: "author" });
-      const empty = aMetadataField(dataset.id, { name: "empty" });
+      const author = aMetadataField(dataset.id, { name: "author", createdAt: 1 });
+      const empty = aMetadataField(dataset.id, { name: "empty", createdAt: 2 });
       const foreign = aMetadataField(other.id, { name: "author" });
       for (const field of [author, empty, foreign]) await metadata.saveField(field);
       await metadata.setValue(docs[0].id, author.id, "a");
-      expect((await metadata.countDocumentsPerField(dataset.id)).get(author.id)).toBe(1);
+      expect((await metadata.listFieldUsage(dataset.id)).find((field) => field.id === author.id)?.count).toBe(
+        1,
+      );
       await metadata.setValue(docs[1].id, author.id, "b");
       await metadata.setValue(docs[1].id, author.id, "c");
       await metadata.setValue(docs[2].id, foreign.id, "d");
-      const counts = await metadata.countDocumentsPerField(dataset.id);
-      expect(counts.get(author.id)).toBe(2);
-      expect(counts.has(empty.id)).toBe(false);
-      expect(counts.has(foreign.id)).toBe(false);
+      expect(await metadata.listFieldUsage(dataset.id)).toEqual([
+        { id: author.id, name: "author", type: "string", count: 2 },
+        { id: empty.id, name: "empty", type: "string", count: 0 },
+      ]);
     });
   });
 }

@@ -1,4 +1,4 @@
-import type { MetadataEntry, MetadataField } from "@service-api/domain";
+import type { MetadataEntry, MetadataField, MetadataFieldUsage } from "@service-api/domain";
 import type { MetadataRepository } from "../../metadata-repository.js";
 import { byCreation, type Snapshotting } from "./snapshotting.js";
 
@@ -42,14 +42,16 @@ export class InMemoryMetadataRepository implements MetadataRepository, Snapshott
       .map(({ id, name, type }) => ({ id, name, type, value: values.get(id) ?? null }));
   }
 
-  async countDocumentsPerField(datasetId: string): Promise<Map<string, number>> {
+  async listFieldUsage(datasetId: string): Promise<MetadataFieldUsage[]> {
     const counts = new Map<string, number>();
     for (const values of this.#values.values()) {
-      for (const fieldId of values.keys()) {
-        if (this.#fields.get(fieldId)?.datasetId !== datasetId) continue;
-        counts.set(fieldId, (counts.get(fieldId) ?? 0) + 1);
-      }
+      for (const fieldId of values.keys()) counts.set(fieldId, (counts.get(fieldId) ?? 0) + 1);
     }
-    return counts;
+    return (await this.listFields(datasetId)).map(({ id, name, type }) => ({
+      id,
+      name,
+      type,
+      count: counts.get(id) ?? 0,
+    }));
   }
 }
