@@ -1,0 +1,79 @@
+import type { Site } from "@service-api/domain";
+import type { AppInput } from "../format/import-file-schema.js";
+import type { WriteContext } from "./write-context.js";
+import { writeKey } from "./write-key.js";
+
+export async function writeApp(
+  app: AppInput,
+  workspaceId: string,
+  at: string,
+  context: WriteContext,
+): Promise<void> {
+  const { repositories, clock, ids, summary } = context;
+  const appId = app.id!;
+  await repositories.apps.save({
+    id: appId,
+    workspaceId,
+    name: app.name,
+    mode: app.mode,
+    enableApi: app.enable_api,
+    status: app.status,
+  });
+  summary.apps += 1;
+  if (app.site) {
+    const { title, ...site } = app.site;
+    await repositories.apps.saveSite({ ...siteFromInput(site), appId, title: title ?? app.name });
+  }
+  for (const [index, key] of app.api_keys.entries()) {
+    await writeKey(key, "app", workspaceId, appId, `${at}.api_keys[${index}]`, context);
+  }
+  for (const conversation of app.conversations) {
+    const endUser = (await repositories.endUsers.findBySessionId(appId, conversation.user)) ?? {
+      id: ids.derive("end-user", appId, conversation.user),
+      appId,
+      sessionId: conversation.user,
+    };
+    await repositories.endUsers.save(endUser);
+    const conversationId = conversation.id!;
+    await repositories.conversations.save({
+      id: conversationId,
+      appId,
+      endUserId: endUser.id,
+      isDeleted: conversation.is_deleted,
+    });
+    summary.conversations += 1;
+    for (const variable of conversation.variables) {
+      const stored = await repositories.conversations.findVariable(conversationId, variable.id!);
+      const unchanged =
+        stored !== undefined && JSON.stringify(stored.value) === JSON.stringify(variable.value);
+      await repositories.conversations.saveVariable({
+        id: variable.id!,
+        conversationId,
+        name: variable.name,
+        valueType: variable.value_type,
+        value: variable.value,
+        description: variable.description,
+        createdAt: variable.created_at ?? stored?.createdAt ?? clock.nowSeconds(),
+        updatedAt: variable.updated_at ?? (unchanged ? stored.updatedAt : clock.nowSeconds()),
+      });
+    }
+  }
+}
+
+function siteFromInput(site: Omit<NonNullable<AppInput["site"]>, "title">): Omit<Site, "appId" | "title"> {
+  return {
+    chatColorTheme: site.chat_color_theme,
+    chatColorThemeInverted: site.chat_color_theme_inverted,
+    iconType: site.icon_type,
+    icon: site.icon,
+    iconBackground: site.icon_background,
+    description: site.description,
+    copyright: site.copyright,
+    privacyPolicy: site.privacy_policy,
+    inputPlaceholder: site.input_placeholder,
+    customDisclaimer: site.custom_disclaimer,
+    defaultLanguage: site.default_language,
+    showWorkflowSteps: site.show_workflow_steps,
+    useIconAsAnswerIcon: site.use_icon_as_answer_icon,
+  };
+}
