@@ -70,7 +70,9 @@ describe("the server process", () => {
       body,
       10,
     );
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Time for the server to read the headers and start the handler, which then waits for the body:
+    // only then is the request in flight (a connection still sending headers counts as idle).
+    await new Promise((resolve) => setTimeout(resolve, 500));
     server.child.kill("SIGTERM");
     await server.waitForLine((line) => line.msg === "shutting down");
     await expect(fetch(`${server.url}/healthz`)).rejects.toThrow();
