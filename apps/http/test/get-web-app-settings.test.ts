@@ -100,3 +100,27 @@ describe("GET /v1/site", () => {
     });
   });
 });
+
+describe("the JSON answer", () => {
+  it("declares UTF-8 JSON and the exact length of the body, non-ASCII included", async () => {
+    const { repositories } = server.store;
+    const app = anApp(world.workspace.id, { mode: "chat" });
+    await repositories.apps.save(app);
+    await repositories.apps.saveSite(aSite(app.id, { title: "Überblick — 概要 🚀" }));
+    const token = await issueKey(repositories, world.workspace.id, app.id);
+    const response = await fetch(`${server.url}/v1/site`, { headers: { authorization: `Bearer ${token}` } });
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    expect(response.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(Number(response.headers.get("content-length"))).toBe(bytes.length);
+    expect(JSON.parse(new TextDecoder().decode(bytes)).title).toBe("Überblick — 概要 🚀");
+    expect(response.headers.get("x-request-id")).toBeTruthy();
+
+    const head = await fetch(`${server.url}/v1/site`, {
+      method: "HEAD",
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(head.status).toBe(200);
+    expect(Number(head.headers.get("content-length"))).toBe(bytes.length);
+    expect((await head.arrayBuffer()).byteLength).toBe(0);
+  });
+});

@@ -1,7 +1,12 @@
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { describe, expect, it } from "vitest";
-import { compiledByCount, compiledRead } from "./compiled-read.js";
+import {
+  compiledByCount,
+  compiledRead,
+  LARGEST_COMPILED_COUNT,
+  runCompiledDirectly,
+} from "./compiled-read.js";
 import type { DatabaseSchema } from "./schema.js";
 
 function database() {
@@ -59,5 +64,59 @@ describe("compiledByCount", () => {
     expect(await byIds(db, 2, "b", "zz")).toEqual([{ id: "b" }]);
     expect(await byIds(db, 1, "b")).toEqual([{ id: "b" }]);
     expect(new Set(compiled).size).toBe(2);
+  });
+});
+
+describe("compiledByCount beyond its largest kept count", () => {
+  it("builds such queries on every call, keeping nothing", async () => {
+    const { db } = database();
+    let builds = 0;
+    const byIds = compiledByCount((database, count, ...ids) => {
+      builds += 1;
+      return database
+        .selectFrom("workspaces")
+        .select("id")
+        .where("id", "in", ids.slice(0, count) as string[]);
+    });
+    const many = Array.from({ length: LARGEST_COMPILED_COUNT + 1 }, (_, index) =>
+      index === 0 ? "a" : `x${index}`,
+    );
+    expect(await byIds(db, many.length, ...many)).toEqual([{ id: "a" }]);
+    expect(await byIds(db, many.length, ...many)).toEqual([{ id: "a" }]);
+    expect(builds).toBe(2);
+    await byIds(db, 1, "a");
+    await byIds(db, 1, "b");
+    expect(builds).toBe(3);
+  });
+});
+
+describe("runCompiledDirectly", () => {
+  const byId = compiledRead((db, id: string) =>
+    db.selectFrom("workspaces").select("name").where("id", "=", id),
+  );
+
+  it("runs compiled statements through the executor while it is free, through kysely otherwise", async () => {
+    const { db, compiled } = database();
+    const direct: string[] = [];
+    let free = true;
+    const sqlite = new Database(":memory:");
+    sqlite.exec("create table workspaces (id text primary key, name text, status text)");
+    sqlite.exec("insert into workspaces values ('a', 'Direct', 'normal')");
+    runCompiledDirectly(db, {
+      isFree: () => free,
+      prepare: (sql) => {
+        const statement = sqlite.prepare(sql);
+        return (parameters) => {
+          direct.push(sql);
+          return statement.all(parameters as unknown[]);
+        };
+      },
+    });
+    expect(await byId(db, "a")).toEqual([{ name: "Direct" }]);
+    expect(direct).toHaveLength(1);
+    free = false;
+    expect(await byId(db, "a")).toEqual([{ name: "Alpha" }]);
+    expect(direct).toHaveLength(1);
+    expect(compiled).toHaveLength(1);
   });
 });

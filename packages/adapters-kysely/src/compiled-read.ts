@@ -3,14 +3,37 @@ import type { DatabaseSchema } from "./schema.js";
 
 const SENTINEL = "\u0000service-api-argument-";
 
-type Plan = { sql: string; slots: (number | { constant: unknown })[] };
+type Plan = {
+  sql: string;
+  slots: (number | { constant: unknown })[];
+  direct?: (parameters: readonly unknown[]) => unknown[];
+};
+
+/**
+ * Runs compiled statements on a synchronous driver without kysely's per-query promise chain (its
+ * connection lock, executor and plugins), which costs more than a point lookup. SQLite provides
+ * one; drivers without one run every statement through kysely.
+ */
+export interface DirectExecutor {
+  /** False while kysely holds the connection for a transaction: statements then queue behind it. */
+  isFree(): boolean;
+  /** A function running `sql` at once with the given parameters, giving its rows (none for a write). */
+  prepare(sql: string): (parameters: readonly unknown[]) => unknown[];
+}
+
+const directExecutors = new WeakMap<Kysely<DatabaseSchema>, DirectExecutor>();
+
+/** Lets compiled statements on `db` (not on its transactions) run through `executor`. */
+export function runCompiledDirectly(db: Kysely<DatabaseSchema>, executor: DirectExecutor): void {
+  directExecutors.set(db, executor);
+}
 
 /**
  * A read compiled once per database and then run again with new arguments. Kysely builds and
  * compiles a query on every call, which costs more than the point lookup it runs; this builds it
  * once with a marker for each argument and remembers where each argument goes. Each argument must
  * reach the parameters unchanged (compared, set or inserted as is), so a marker can stand in for it;
- * writes qualify too.
+ * writes qualify too. Where the database has a {@link DirectExecutor}, the statement runs through it.
  */
 export function compiledRead<Args extends unknown[], Row>(
   build: (db: Kysely<DatabaseSchema>, ...args: Args) => Compilable<Row>,
@@ -30,20 +53,32 @@ export function compiledRead<Args extends unknown[], Row>(
       plans.set(db, plan);
     }
     const parameters = plan.slots.map((slot) => (typeof slot === "number" ? args[slot] : slot.constant));
+    const direct = directExecutors.get(db);
+    if (direct?.isFree()) {
+      plan.direct ??= direct.prepare(plan.sql);
+      return plan.direct(parameters) as Row[];
+    }
     const { rows } = await db.executeQuery<Row>(CompiledQuery.raw(plan.sql, parameters));
     return rows;
   };
 }
 
+/** Counts above this are built per call: each count kept holds a plan and a prepared statement. */
+export const LARGEST_COMPILED_COUNT = 64;
+
 /**
  * For queries whose shape depends on how many values they take (`in (…)`, multi-row inserts): one
- * compiled query per count, built on first use. Requests repeat the same few counts.
+ * compiled query per count, built on first use. Requests repeat the same few counts; larger counts,
+ * which a caller could vary at will, are built each time so the kept plans stay bounded.
  */
 export function compiledByCount<Row>(
   build: (db: Kysely<DatabaseSchema>, count: number, ...args: unknown[]) => Compilable<Row>,
 ) {
   const byCount = new Map<number, ReturnType<typeof compiledRead<unknown[], Row>>>();
-  return (db: Kysely<DatabaseSchema>, count: number, ...args: unknown[]): Promise<Row[]> => {
+  return async (db: Kysely<DatabaseSchema>, count: number, ...args: unknown[]): Promise<Row[]> => {
+    if (count > LARGEST_COMPILED_COUNT) {
+      return (await db.executeQuery<Row>(build(db, count, ...args).compile())).rows;
+    }
     let query = byCount.get(count);
     if (!query) {
       query = compiledRead<unknown[], Row>((database, ...values) => build(database, count, ...values));

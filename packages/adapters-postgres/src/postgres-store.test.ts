@@ -1,4 +1,4 @@
-import { describeStoreContract } from "@service-api/ports/testing";
+import { describeStoreContract, describeStoreIsolationContract } from "@service-api/ports/testing";
 import { afterAll, beforeAll, describe } from "vitest";
 import { openPostgresStore } from "./open-postgres-store.js";
 import {
@@ -18,5 +18,7 @@ describe.skipIf(!available)("the PostgreSQL store", () => {
   afterAll(() => database?.drop());
 
   // Each test gets a new schema, migrated as in production: the same contracts as every store.
-  describeStoreContract(async () => openPostgresStore({ databaseUrl: await createTestSchema(database.url) }));
+  const openStore = async () => openPostgresStore({ databaseUrl: await createTestSchema(database.url) });
+  describeStoreContract(openStore);
+  describeStoreIsolationContract(openStore);
 });

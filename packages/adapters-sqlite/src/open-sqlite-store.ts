@@ -1,10 +1,11 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import { type DatabaseSchema, kyselyStore } from "@service-api/adapters-kysely";
+import { type DatabaseSchema, kyselyStore, runCompiledDirectly } from "@service-api/adapters-kysely";
 import type { Store } from "@service-api/ports";
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { Migrator } from "kysely/migration";
+import { sqliteDirectExecutor } from "./direct-executor.js";
 import { sqliteMigrations } from "./migrations/index.js";
 import { sqlitePathOf } from "./sqlite-location.js";
 import { withStatementCache } from "./statement-cache.js";
@@ -45,6 +46,7 @@ export async function openSqliteStore({
     await db.destroy();
     throw error;
   }
+  runCompiledDirectly(db, sqliteDirectExecutor(database, onQuery));
   return kyselyStore(db);
 }
 

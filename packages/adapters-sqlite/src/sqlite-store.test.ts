@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeStoreContract } from "@service-api/ports/testing";
+import { describeStoreContract, describeStoreIsolationContract } from "@service-api/ports/testing";
 import { afterAll } from "vitest";
 import { openSqliteStore } from "./open-sqlite-store.js";
 
@@ -10,4 +10,6 @@ let opened = 0;
 afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
 // Every test gets its own database file, with the migrations applied as in production.
-describeStoreContract(() => openSqliteStore({ databaseUrl: join(directory, `contract-${++opened}.sqlite`) }));
+const openStore = () => openSqliteStore({ databaseUrl: join(directory, `contract-${++opened}.sqlite`) });
+describeStoreContract(openStore);
+describeStoreIsolationContract(openStore);

@@ -1,6 +1,7 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
 import { errorBodyOf, HttpError, INTERNAL_ERROR } from "./http-error.js";
+import { sendJson } from "./send-json.js";
 
 /** Every route's last resort: a 404 in the API's error shape. */
 export const unknownRoute: RequestHandler = () => {
@@ -25,6 +26,6 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.destroy();
       return;
     }
-    res.status(status).json({ status, code, message });
+    sendJson(res, { status, code, message }, status);
   };
 }

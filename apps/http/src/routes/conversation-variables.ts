@@ -5,6 +5,7 @@ import { appOf, requireAppKey } from "../http/authenticate.js";
 import { methodNotAllowed } from "../http/error-handler.js";
 import { jsonBody } from "../http/json-body.js";
 import { parseBody, pathId } from "../http/params.js";
+import { sendJson } from "../http/send-json.js";
 import { presentConversationVariable } from "../presenters/conversation-variable-presenter.js";
 import { AUTHENTICATE_API_KEY, UPDATE_CONVERSATION_VARIABLE } from "../tokens.js";
 
@@ -28,7 +29,7 @@ export function registerConversationVariableRoutes(router: Router, container: De
         user,
         value,
       });
-      res.json(presentConversationVariable(variable));
+      sendJson(res, presentConversationVariable(variable));
     })
     .all(methodNotAllowed(["PUT"]));
 }

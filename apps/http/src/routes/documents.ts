@@ -3,6 +3,7 @@ import type { DependencyContainer } from "tsyringe";
 import { requireDatasetKey, workspaceOf } from "../http/authenticate.js";
 import { methodNotAllowed } from "../http/error-handler.js";
 import { firstQueryValue, pathId } from "../http/params.js";
+import { sendJson } from "../http/send-json.js";
 import { presentDocument } from "../presenters/document-presenter.js";
 import { AUTHENTICATE_API_KEY, GET_DOCUMENT } from "../tokens.js";
 
@@ -18,7 +19,7 @@ export function registerDocumentRoutes(router: Router, container: DependencyCont
         documentId: pathId(req.params.document_id),
         metadata: firstQueryValue(req.query.metadata),
       });
-      res.json(presentDocument(view));
+      sendJson(res, presentDocument(view));
     })
     .all(methodNotAllowed(["GET", "HEAD"]));
 }

@@ -2,6 +2,7 @@ import type { Router } from "express";
 import type { DependencyContainer } from "tsyringe";
 import { methodNotAllowed } from "../http/error-handler.js";
 import { HttpError } from "../http/http-error.js";
+import { sendJson } from "../http/send-json.js";
 import { STORE } from "../tokens.js";
 
 /** `GET /healthz`: 200 while the database answers, 503 otherwise. No key needed. */
@@ -13,7 +14,7 @@ export function registerHealthRoutes(router: Router, container: DependencyContai
       await store.ping().catch(() => {
         throw new HttpError(503, "service_unavailable", "The database does not answer.");
       });
-      res.json({ status: "ok" });
+      sendJson(res, { status: "ok" });
     })
     .all(methodNotAllowed(["GET", "HEAD"]));
 }

@@ -3,6 +3,7 @@ import type { DependencyContainer } from "tsyringe";
 import { requireDatasetKey, workspaceOf } from "../http/authenticate.js";
 import { methodNotAllowed } from "../http/error-handler.js";
 import { pathId } from "../http/params.js";
+import { sendJson } from "../http/send-json.js";
 import { presentMetadataFields } from "../presenters/metadata-fields-presenter.js";
 import { AUTHENTICATE_API_KEY, LIST_METADATA_FIELDS } from "../tokens.js";
 
@@ -16,7 +17,7 @@ export function registerMetadataFieldRoutes(router: Router, container: Dependenc
         workspaceId: workspaceOf(res),
         datasetId: pathId(req.params.dataset_id),
       });
-      res.json(presentMetadataFields(list));
+      sendJson(res, presentMetadataFields(list));
     })
     .all(methodNotAllowed(["GET", "HEAD"]));
 }

@@ -2,6 +2,7 @@ import type { Router } from "express";
 import type { DependencyContainer } from "tsyringe";
 import { appOf, requireAppKey } from "../http/authenticate.js";
 import { methodNotAllowed } from "../http/error-handler.js";
+import { sendJson } from "../http/send-json.js";
 import { presentWebAppSettings } from "../presenters/web-app-settings-presenter.js";
 import { AUTHENTICATE_API_KEY, GET_WEB_APP_SETTINGS } from "../tokens.js";
 
@@ -11,7 +12,7 @@ export function registerSiteRoutes(router: Router, container: DependencyContaine
   router
     .route("/site")
     .get(requireAppKey(container.resolve(AUTHENTICATE_API_KEY)), async (_req, res) => {
-      res.json(presentWebAppSettings(await getSettings.execute(appOf(res))));
+      sendJson(res, presentWebAppSettings(await getSettings.execute(appOf(res))));
     })
     .all(methodNotAllowed(["GET", "HEAD"]));
 }

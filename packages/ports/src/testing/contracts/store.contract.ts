@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { aDataset, aWorkspace } from "../fixtures.js";
+import { aDataset, aTag, aWorkspace } from "../fixtures.js";
 import type { OpenStore } from "./use-store.js";
 
 export function describeStoreTransactionContract(openStore: OpenStore): void {
@@ -38,6 +38,59 @@ export function describeStoreTransactionContract(openStore: OpenStore): void {
         ).rejects.toBe(failure);
         expect(await store.repositories.workspaces.findById(workspace.id)).toBeUndefined();
         expect(await store.repositories.workspaces.findById(before.id)).toEqual(before);
+      } finally {
+        await store.close();
+      }
+    });
+  });
+}
+
+/**
+ * For stores with real transactions (not the in-memory double): statements made beside an open
+ * transaction neither see its writes nor become part of it.
+ */
+export function describeStoreIsolationContract(openStore: OpenStore): void {
+  describe("Store isolation contract", () => {
+    it("keeps reads and writes made while a transaction is open out of it", async () => {
+      const store = await openStore();
+      try {
+        const workspace = aWorkspace();
+        const dataset = aDataset(workspace.id);
+        const tag = aTag(workspace.id);
+        await store.repositories.workspaces.save(workspace);
+        await store.repositories.datasets.save(dataset);
+        await store.repositories.tags.save(tag);
+        let entered!: () => void;
+        let release!: () => void;
+        const inside = new Promise<void>((resolve) => {
+          entered = resolve;
+        });
+        const paused = new Promise<void>((resolve) => {
+          release = resolve;
+        });
+        const failure = new Error("roll back");
+        const transaction = store.transaction(async ({ workspaces }) => {
+          await workspaces.save({ ...workspace, name: "Uncommitted" });
+          entered();
+          await paused;
+          throw failure;
+        });
+        await inside;
+        const read = store.repositories.workspaces.findById(workspace.id);
+        const write = store.repositories.tags.bind([
+          {
+            id: globalThis.crypto.randomUUID(),
+            workspaceId: workspace.id,
+            tagId: tag.id,
+            targetId: dataset.id,
+            createdAt: 1,
+          },
+        ]);
+        release();
+        await expect(transaction).rejects.toBe(failure);
+        expect((await read)?.name).toBe(workspace.name);
+        await write;
+        expect(await store.repositories.tags.boundTagIds(dataset.id)).toEqual([tag.id]);
       } finally {
         await store.close();
       }
