@@ -27,6 +27,12 @@ export interface ApiKeyTable {
   last_used_at: number | null;
 }
 
+/** One row (id 1): the access revision migration 0004 keeps by triggers. */
+export interface AccessRevisionTable {
+  id: number;
+  value: number;
+}
+
 /** The three columns that hold a processing rule inline. */
 export interface ProcessRuleColumns {
   process_rule_id: string;
@@ -185,6 +191,7 @@ export interface DatabaseSchema {
   workspaces: WorkspaceTable;
   members: MemberTable;
   api_keys: ApiKeyTable;
+  access_revision: AccessRevisionTable;
   datasets: DatasetTable;
   upload_files: UploadFileTable;
   documents: DocumentTable;

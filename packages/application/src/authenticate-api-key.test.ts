@@ -1,6 +1,6 @@
 import { anApiKey, anApp, aWorkspace } from "@service-api/ports/testing";
 import { describe, expect, it } from "vitest";
-import { AuthenticateApiKey } from "./authenticate-api-key.js";
+import { AuthenticateApiKey, GRANTS_KEPT } from "./authenticate-api-key.js";
 import { createWorld } from "./test-support/world.js";
 
 async function setup() {
@@ -75,5 +75,68 @@ describe("AuthenticateApiKey", () => {
     world.clock.now += 30;
     await authenticate.forWorkspace("ds-good");
     expect((await world.apiKeys.findByTokenHash("hashed:ds-good"))?.lastUsedAt).toBe(first + 60);
+  });
+
+  describe("keeping grants", () => {
+    /** Counts the reads of keys, apps and workspaces. */
+    function countReads(world: ReturnType<typeof createWorld>) {
+      const reads = { keys: 0, apps: 0, workspaces: 0 };
+      const { apiKeys, apps, workspaces } = world;
+      const findKey = apiKeys.findByTokenHash.bind(apiKeys);
+      const findApp = apps.findById.bind(apps);
+      const findWorkspace = workspaces.findById.bind(workspaces);
+      apiKeys.findByTokenHash = (hash) => (reads.keys++, findKey(hash));
+      apps.findById = (id) => (reads.apps++, findApp(id));
+      workspaces.findById = (id) => (reads.workspaces++, findWorkspace(id));
+      return reads;
+    }
+
+    it("reads a key, its app and its workspace once while nothing changes", async () => {
+      const { world, app, authenticate } = await setup();
+      const reads = countReads(world);
+      for (let i = 0; i < 3; i++) {
+        expect(await authenticate.forApp("app-good")).toEqual({ kind: "app", app });
+        await authenticate.forWorkspace("ds-good");
+      }
+      expect(reads).toEqual({ keys: 2, apps: 1, workspaces: 2 });
+    });
+
+    it("sees a deleted key, a changed app and an archived workspace at the next request", async () => {
+      const { world, workspace, app, authenticate } = await setup();
+      await authenticate.forApp("app-good");
+      await authenticate.forWorkspace("ds-good");
+      await world.apps.save({ ...app, enableApi: false });
+      await expect(authenticate.forApp("app-good")).rejects.toMatchObject({ code: "forbidden" });
+      await world.apps.save(app);
+      await authenticate.forApp("app-good");
+      await world.workspaces.save({ ...workspace, status: "archived" });
+      await expect(authenticate.forWorkspace("ds-good")).rejects.toMatchObject({ code: "forbidden" });
+      await world.workspaces.save(workspace);
+      await authenticate.forWorkspace("ds-good");
+      const key = await world.apiKeys.findByTokenHash("hashed:ds-good");
+      await world.apiKeys.delete(key!.id);
+      await expect(authenticate.forWorkspace("ds-good")).rejects.toMatchObject({ code: "unauthorized" });
+    });
+
+    it("keeps a kept grant to its kind of key", async () => {
+      const { authenticate } = await setup();
+      await authenticate.forApp("app-good");
+      await expect(authenticate.forWorkspace("app-good")).rejects.toMatchObject({ code: "unauthorized" });
+    });
+
+    it("keeps no more than GRANTS_KEPT grants, dropping the oldest", async () => {
+      const { world, workspace, authenticate } = await setup();
+      for (let i = 0; i < GRANTS_KEPT; i++) {
+        await world.apiKeys.save(anApiKey(workspace.id, `hashed:ds-${i}`, { kind: "dataset", appId: null }));
+      }
+      await authenticate.forWorkspace("ds-good");
+      const reads = countReads(world);
+      await authenticate.forWorkspace("ds-good");
+      expect(reads.keys).toBe(0);
+      for (let i = 0; i < GRANTS_KEPT; i++) await authenticate.forWorkspace(`ds-${i}`);
+      expect(reads.keys).toBe(GRANTS_KEPT);
+      await authenticate.forWorkspace("ds-good");
+      expect(reads.keys).toBe(GRANTS_KEPT + 1);
+    });
   });
 });

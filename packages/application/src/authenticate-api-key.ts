@@ -30,11 +30,29 @@ export interface WorkspacePrincipal {
 
 const INVALID_TOKEN = "Access token is invalid";
 
+/** How many keys' grants are kept at most; the oldest kept goes first. */
+export const GRANTS_KEPT = 1000;
+
+type Principal = AppPrincipal | WorkspacePrincipal;
+
+/** What a key granted, as of an access revision. */
+interface Grant {
+  revision: number;
+  key: ApiKey;
+  principal: Principal;
+}
+
 /**
  * Turns a bearer token into what it grants. A key of the other kind is treated as unknown (401).
  * App keys also need their app and workspace in service (403).
+ *
+ * Grants are kept by token hash while the store's access revision stays the same, so most requests
+ * read that one number instead of the key, its app and its workspace; any change to those, in any
+ * process, shows at the next request. Unknown tokens and refusals are never kept.
  */
 export class AuthenticateApiKey {
+  readonly #grants = new Map<string, Grant>();
+
   constructor(
     private readonly apiKeys: ApiKeyRepository,
     private readonly apps: AppRepository,
@@ -44,29 +62,55 @@ export class AuthenticateApiKey {
   ) {}
 
   async forApp(token: string): Promise<AppPrincipal> {
-    const key = await this.#find(token, "app");
-    if (key.kind !== "app") throw new UnauthorizedError(INVALID_TOKEN);
-    const app = await this.apps.findById(key.appId);
-    const workspace = app && (await this.workspaces.findById(app.workspaceId));
-    return { kind: "app", app: ensureAppServesApi(app, workspace) };
+    return (await this.#authenticate(token, "app", async (key) => {
+      if (key.kind !== "app") throw new UnauthorizedError(INVALID_TOKEN);
+      const app = await this.apps.findById(key.appId);
+      const workspace = app && (await this.workspaces.findById(app.workspaceId));
+      return { kind: "app", app: ensureAppServesApi(app, workspace) };
+    })) as AppPrincipal;
   }
 
   async forWorkspace(token: string): Promise<WorkspacePrincipal> {
-    const key = await this.#find(token, "dataset");
-    const workspace = await this.workspaces.findById(key.workspaceId);
-    if (workspace?.status !== "normal") throw new ForbiddenError("The workspace is archived.");
-    return { kind: "dataset", workspaceId: key.workspaceId };
+    return (await this.#authenticate(token, "dataset", async (key) => {
+      const workspace = await this.workspaces.findById(key.workspaceId);
+      if (workspace?.status !== "normal") throw new ForbiddenError("The workspace is archived.");
+      return { kind: "dataset", workspaceId: key.workspaceId };
+    })) as WorkspacePrincipal;
   }
 
-  async #find(token: string, kind: ApiKeyKind): Promise<ApiKey> {
+  async #authenticate(
+    token: string,
+    kind: ApiKeyKind,
+    grantOf: (key: ApiKey) => Promise<Principal>,
+  ): Promise<Principal> {
     if (apiKeyKindOf(token) !== kind) throw new UnauthorizedError(INVALID_TOKEN);
     const tokenHash = this.hasher.hash(token);
+    const revision = await this.apiKeys.accessRevision();
+    const kept = this.#grants.get(tokenHash);
+    if (kept?.revision === revision && kept.key.kind === kind) {
+      await this.#recordUse(kept.key);
+      return kept.principal;
+    }
+    this.#grants.delete(tokenHash);
     const key = await this.apiKeys.findByTokenHash(tokenHash);
     if (!key || key.kind !== kind || !this.hasher.matches(token, key.tokenHash)) {
       throw new UnauthorizedError(INVALID_TOKEN);
     }
+    await this.#recordUse(key);
+    const principal = await grantOf(key);
+    this.#keep(tokenHash, { revision, key, principal });
+    return principal;
+  }
+
+  async #recordUse(key: ApiKey): Promise<void> {
     const now = this.clock.nowSeconds();
-    if (shouldRecordKeyUse(key.lastUsedAt, now)) await this.apiKeys.recordUse(key.id, now);
-    return key;
+    if (!shouldRecordKeyUse(key.lastUsedAt, now)) return;
+    key.lastUsedAt = now;
+    await this.apiKeys.recordUse(key.id, now);
+  }
+
+  #keep(tokenHash: string, grant: Grant): void {
+    if (this.#grants.size >= GRANTS_KEPT) this.#grants.delete(this.#grants.keys().next().value!);
+    this.#grants.set(tokenHash, grant);
   }
 }

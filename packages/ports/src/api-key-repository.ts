@@ -12,4 +12,10 @@ export interface ApiKeyRepository {
   list(filter?: { workspaceId?: string; appId?: string }): Promise<ApiKey[]>;
   /** Deletes the key; false when there was none. A deleted key authenticates nothing. */
   delete(id: string): Promise<boolean>;
+  /**
+   * A number that changes whenever a key, an app or a workspace is changed or deleted, in any
+   * process sharing the store (recording a key's use aside): while it stays the same, what a key
+   * granted still holds, so it can be kept instead of read again.
+   */
+  accessRevision(): Promise<number>;
 }

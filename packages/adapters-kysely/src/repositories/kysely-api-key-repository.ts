@@ -23,6 +23,10 @@ const keyByHash = compiledRead((db, tokenHash: string) =>
   db.selectFrom("api_keys").selectAll().where("token_hash", "=", tokenHash),
 );
 
+const accessRevision = compiledRead((db) =>
+  db.selectFrom("access_revision").select("value").where("id", "=", 1),
+);
+
 export class KyselyApiKeyRepository implements ApiKeyRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
@@ -47,6 +51,12 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
   async findByTokenHash(tokenHash: string): Promise<ApiKey | undefined> {
     const [row] = await keyByHash(this.db, tokenHash);
     return row && apiKeyFromRow(row);
+  }
+
+  async accessRevision(): Promise<number> {
+    const [row] = await accessRevision(this.db);
+    if (!row) throw new Error("The access revision is missing: migration 0004 has not run");
+    return Number(row.value);
   }
 
   async recordUse(id: string, at: number): Promise<void> {

@@ -2,12 +2,14 @@ import { listingIndexesMigration } from "@service-api/adapters-kysely";
 import type { Migration, MigrationProvider } from "kysely/migration";
 import * as initialSchema from "./0001-initial-schema.js";
 import * as documentCounters from "./0003-document-counters.js";
+import * as accessRevision from "./0004-access-revision.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
   "0001-initial-schema": initialSchema,
   "0002-listing-indexes": listingIndexesMigration,
   "0003-document-counters": documentCounters,
+  "0004-access-revision": accessRevision,
 };
 
 export const sqliteMigrations: MigrationProvider = {

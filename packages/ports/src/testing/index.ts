@@ -12,6 +12,7 @@ export * from "./contracts/tag-repository.contract.js";
 export * from "./contracts/use-store.js";
 export * from "./contracts/workspace-repository.contract.js";
 export * from "./fixtures.js";
+export * from "./in-memory/access-revision.js";
 export * from "./in-memory/in-memory-api-key-repository.js";
 export * from "./in-memory/in-memory-app-repository.js";
 export * from "./in-memory/in-memory-conversation-repository.js";

@@ -71,5 +71,30 @@ export function describeApiKeyRepositoryContract(openStore: OpenStore): void {
       expect(await apiKeys.findByTokenHash("gone")).toBeUndefined();
       expect(await apiKeys.delete(key.id)).toBe(false);
     });
+
+    it("changes its access revision when a key, an app or a workspace changes, not on a key's use", async () => {
+      const { apiKeys, apps, workspaces } = repositories();
+      const { workspace, app } = await seed();
+      const key = anApiKey(workspace.id, "hash-revision", { kind: "app", appId: app.id });
+      await apiKeys.save(key);
+      const seen = [await apiKeys.accessRevision()];
+      const expectChanged = async () => {
+        const revision = await apiKeys.accessRevision();
+        expect(seen).not.toContain(revision);
+        seen.push(revision);
+      };
+
+      expect(await apiKeys.accessRevision()).toBe(seen[0]);
+      await apiKeys.recordUse(key.id, 1_800_000_000);
+      expect(await apiKeys.accessRevision()).toBe(seen[0]);
+      await apps.save({ ...app, enableApi: false });
+      await expectChanged();
+      await workspaces.save({ ...workspace, status: "archived" });
+      await expectChanged();
+      await apiKeys.save({ ...key, displayPrefix: "app-…moved" });
+      await expectChanged();
+      await apiKeys.delete(key.id);
+      await expectChanged();
+    });
   });
 }

@@ -1,9 +1,12 @@
 import type { ApiKey } from "@service-api/domain";
 import type { ApiKeyRepository } from "../../api-key-repository.js";
+import { AccessRevision } from "./access-revision.js";
 import { byCreation, type Snapshotting } from "./snapshotting.js";
 
 export class InMemoryApiKeyRepository implements ApiKeyRepository, Snapshotting {
   #keys = new Map<string, ApiKey>();
+
+  constructor(private readonly access = new AccessRevision()) {}
 
   snapshot(): unknown {
     return structuredClone(this.#keys);
@@ -23,6 +26,7 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository, Snapshotting 
   }
 
   async delete(id: string): Promise<boolean> {
+    this.access.bump();
     return this.#keys.delete(id);
   }
 
@@ -32,11 +36,16 @@ export class InMemoryApiKeyRepository implements ApiKeyRepository, Snapshotting 
         throw new Error("Duplicate API key token");
     }
     this.#keys.set(key.id, structuredClone(key));
+    this.access.bump();
   }
 
   async findByTokenHash(tokenHash: string): Promise<ApiKey | undefined> {
     const key = [...this.#keys.values()].find((candidate) => candidate.tokenHash === tokenHash);
     return structuredClone(key);
+  }
+
+  async accessRevision(): Promise<number> {
+    return this.access.value;
   }
 
   async recordUse(id: string, at: number): Promise<void> {

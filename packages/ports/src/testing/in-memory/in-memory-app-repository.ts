@@ -1,10 +1,13 @@
 import type { App, Site } from "@service-api/domain";
 import type { AppRepository } from "../../app-repository.js";
+import { AccessRevision } from "./access-revision.js";
 import { byName, type Snapshotting } from "./snapshotting.js";
 
 export class InMemoryAppRepository implements AppRepository, Snapshotting {
   #apps = new Map<string, App>();
   #sites = new Map<string, Site>();
+
+  constructor(private readonly access = new AccessRevision()) {}
 
   snapshot(): unknown {
     return structuredClone([this.#apps, this.#sites]);
@@ -22,6 +25,7 @@ export class InMemoryAppRepository implements AppRepository, Snapshotting {
 
   async save(app: App): Promise<void> {
     this.#apps.set(app.id, structuredClone(app));
+    this.access.bump();
   }
 
   async findById(id: string): Promise<App | undefined> {

@@ -1,4 +1,5 @@
 import type { Repositories, Store } from "../../repositories.js";
+import { AccessRevision } from "./access-revision.js";
 import { InMemoryApiKeyRepository } from "./in-memory-api-key-repository.js";
 import { InMemoryAppRepository } from "./in-memory-app-repository.js";
 import { InMemoryConversationRepository } from "./in-memory-conversation-repository.js";
@@ -15,14 +16,16 @@ import type { Snapshotting } from "./snapshotting.js";
  * Transactions roll back by restoring a snapshot; they are not isolated from concurrent writers.
  */
 export function createInMemoryStore(): Store {
+  // Shared, and never rolled back: a revision that changed for nothing only costs a re-read.
+  const access = new AccessRevision();
   const repositories = {
-    workspaces: new InMemoryWorkspaceRepository(),
-    apiKeys: new InMemoryApiKeyRepository(),
+    workspaces: new InMemoryWorkspaceRepository(access),
+    apiKeys: new InMemoryApiKeyRepository(access),
     datasets: new InMemoryDatasetRepository(),
     documents: new InMemoryDocumentRepository(),
     metadata: new InMemoryMetadataRepository(),
     tags: new InMemoryTagRepository(),
-    apps: new InMemoryAppRepository(),
+    apps: new InMemoryAppRepository(access),
     endUsers: new InMemoryEndUserRepository(),
     conversations: new InMemoryConversationRepository(),
   } satisfies Repositories & Record<string, Snapshotting>;

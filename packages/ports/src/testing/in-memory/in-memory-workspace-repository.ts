@@ -1,10 +1,13 @@
 import type { Member, Workspace } from "@service-api/domain";
 import type { WorkspaceRepository } from "../../workspace-repository.js";
+import { AccessRevision } from "./access-revision.js";
 import { byName, type Snapshotting } from "./snapshotting.js";
 
 export class InMemoryWorkspaceRepository implements WorkspaceRepository, Snapshotting {
   #workspaces = new Map<string, Workspace>();
   #members = new Map<string, Member>();
+
+  constructor(private readonly access = new AccessRevision()) {}
 
   snapshot(): unknown {
     return structuredClone([this.#workspaces, this.#members]);
@@ -26,6 +29,7 @@ export class InMemoryWorkspaceRepository implements WorkspaceRepository, Snapsho
 
   async save(workspace: Workspace): Promise<void> {
     this.#workspaces.set(workspace.id, structuredClone(workspace));
+    this.access.bump();
   }
 
   async findById(id: string): Promise<Workspace | undefined> {
