@@ -85,9 +85,18 @@ describe("AuthenticateApiKey", () => {
       const findKey = apiKeys.findByTokenHash.bind(apiKeys);
       const findApp = apps.findById.bind(apps);
       const findWorkspace = workspaces.findById.bind(workspaces);
-      apiKeys.findByTokenHash = (hash) => (reads.keys++, findKey(hash));
-      apps.findById = (id) => (reads.apps++, findApp(id));
-      workspaces.findById = (id) => (reads.workspaces++, findWorkspace(id));
+      apiKeys.findByTokenHash = (hash) => {
+        reads.keys += 1;
+        return findKey(hash);
+      };
+      apps.findById = (id) => {
+        reads.apps += 1;
+        return findApp(id);
+      };
+      workspaces.findById = (id) => {
+        reads.workspaces += 1;
+        return findWorkspace(id);
+      };
       return reads;
     }
 
