@@ -10,6 +10,10 @@ export interface Measurement {
   non_2xx: number;
   unexpected_status: number;
   errors: number;
+  /** Cores the server used during the measured run (CPU seconds per second), when it was watched. */
+  server_cores?: number;
+  /** Cores the load generator (this process) used during the measured run. */
+  load_cores?: number;
 }
 
 export interface LoadSettings {
@@ -52,9 +56,16 @@ export async function measure(
   operation: Operation | undefined,
   documents: number,
   settings: LoadSettings,
+  server?: { cpuSeconds(): number },
 ): Promise<Measurement> {
   await run(url, operation, documents, settings.warmupSeconds, settings.connections);
+  const serverBefore = server?.cpuSeconds() ?? 0;
+  const loadBefore = process.cpuUsage();
+  const started = performance.now();
   const result = await run(url, operation, documents, settings.durationSeconds, settings.connections);
+  const seconds = (performance.now() - started) / 1000;
+  const load = process.cpuUsage(loadBefore);
+  const cores = (cpuSeconds: number) => Math.round((cpuSeconds / seconds) * 100) / 100;
   const expected = operation?.status ?? 200;
   const statusCount =
     (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
@@ -70,5 +81,7 @@ export async function measure(
     non_2xx: result.non2xx,
     unexpected_status: unexpected,
     errors: result.errors + result.timeouts,
+    ...(server && { server_cores: cores(server.cpuSeconds() - serverBefore) }),
+    load_cores: cores((load.user + load.system) / 1e6),
   };
 }

@@ -115,6 +115,12 @@ export function summarize(
   return { operations, targets };
 }
 
+/** The most a cluster can gain here: the machine's cores over what one worker and the load generator used. */
+export function clusterCeiling(one: Measurement, cpus: number): number | undefined {
+  if (one.server_cores === undefined || one.load_cores === undefined) return undefined;
+  return round(cpus / (one.server_cores + one.load_cores));
+}
+
 const sizeLabel = (documents: number) =>
   documents >= 1_000_000
     ? `${documents / 1_000_000}M`
@@ -151,6 +157,18 @@ export function markdown(results: BenchResults): string {
             `${name} ${round(many.req_per_s / results.cluster!.one[name as OperationName]!.req_per_s)}×`,
         )
         .join(", ")}.`,
+      "",
+      "Cores used during each cluster run (server + load generator, of " +
+        `${results.machine.cpus}): ${Object.entries(results.cluster.many)
+          .map(([name, many]) => {
+            const one = results.cluster!.one[name as OperationName]!;
+            const used = (m: Measurement) => `${m.server_cores ?? "?"} + ${m.load_cores ?? "?"}`;
+            const ceiling = clusterCeiling(one, results.machine.cpus);
+            return `${name} 1 worker ${used(one)}, ${results.cluster!.workers} workers ${used(many)}${ceiling ? ` (ceiling ${ceiling}×)` : ""}`;
+          })
+          .join(
+            "; ",
+          )}. The ceiling is what ${results.cluster.workers} workers could reach at best on this machine: its cores divided by what one worker and the load generator used together.`,
     );
   }
   if (results.postgres && results.postgres.length > 0) {

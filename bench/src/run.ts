@@ -14,7 +14,7 @@ import {
   type SizeResult,
   summarize,
 } from "./report.js";
-import { startEmptyServer, startFloorServer, startOurServer } from "./servers.js";
+import { type RunningProcess, startEmptyServer, startFloorServer, startOurServer } from "./servers.js";
 
 const BENCH = fileURLToPath(new URL("../", import.meta.url));
 const README = fileURLToPath(new URL("../../README.md", import.meta.url));
@@ -32,10 +32,10 @@ const postgresUrl =
 const log = (line: string) => process.stderr.write(`${line}\n`);
 let port = 6100;
 
-async function measureAll(url: string, documents: number, names: readonly OperationName[]) {
+async function measureAll(server: RunningProcess, documents: number, names: readonly OperationName[]) {
   const results = {} as Record<OperationName, Measurement>;
   for (const name of names) {
-    results[name] = await measure(url, OPERATIONS[name], documents, settings);
+    results[name] = await measure(server.url, OPERATIONS[name], documents, settings, server);
     log(`    ${name}: ${results[name].req_per_s} req/s, p99 ${results[name].p99_ms} ms`);
   }
   return results;
@@ -52,12 +52,12 @@ async function measureSize(documents: number): Promise<SizeResult> {
 
   log("  service-api");
   const ours = await startOurServer(`file:${path}`, ++port);
-  const oursResults = await measureAll(ours.url, documents, OPERATION_NAMES);
+  const oursResults = await measureAll(ours, documents, OPERATION_NAMES);
   const peak = ours.peakRssMb().total;
   await ours.stop();
   log(`  floor (node:http + better-sqlite3), our peak RSS was ${peak} MB`);
   const floor = await startFloorServer(path, ++port);
-  const floorResults = await measureAll(floor.url, documents, OPERATION_NAMES);
+  const floorResults = await measureAll(floor, documents, OPERATION_NAMES);
   await floor.stop();
   return { documents, ours: oursResults, floor: floorResults, peak_rss_mb: peak };
 }
@@ -66,7 +66,7 @@ async function measurePostgres(serverUrl: string, documents: number): Promise<Po
   log(`\nPostgreSQL, ${documents} documents`);
   const databaseUrl = await generatePostgresDataset(serverUrl, documents, log);
   const ours = await startOurServer(databaseUrl, ++port);
-  const results = await measureAll(ours.url, documents, OPERATION_NAMES);
+  const results = await measureAll(ours, documents, OPERATION_NAMES);
   const peak = ours.peakRssMb().total;
   await ours.stop();
   return { documents, ours: results, peak_rss_mb: peak };
@@ -74,7 +74,7 @@ async function measurePostgres(serverUrl: string, documents: number): Promise<Po
 
 async function measureEmpty(kind: "express" | "http"): Promise<Measurement> {
   const server = await startEmptyServer(kind, ++port);
-  const result = await measure(server.url, undefined, 0, settings);
+  const result = await measure(server.url, undefined, 0, settings, server);
   await server.stop();
   log(`  empty ${kind}: ${result.req_per_s} req/s`);
   return result;
@@ -84,10 +84,10 @@ async function measureCluster(documents: number) {
   const path = `${BENCH}.data/run.sqlite`;
   log(`\ncluster: ${workers} workers against 1, reads at ${documents} documents`);
   const one = await startOurServer(`file:${path}`, ++port, 1);
-  const oneResults = await measureAll(one.url, documents, READS);
+  const oneResults = await measureAll(one, documents, READS);
   await one.stop();
   const many = await startOurServer(`file:${path}`, ++port, workers);
-  const manyResults = await measureAll(many.url, documents, READS);
+  const manyResults = await measureAll(many, documents, READS);
   await many.stop();
   return { workers, one: oneResults, many: manyResults };
 }

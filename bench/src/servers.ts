@@ -19,12 +19,27 @@ export interface RunningProcess {
   child: ChildProcess;
   /** Peak resident memory in MB of the process and its children (cluster workers), so far. */
   peakRssMb(): { total: number; largest: number };
+  /** CPU seconds (user and system) the process and its children have used so far. */
+  cpuSeconds(): number;
   stop(): Promise<void>;
 }
 
 function peakRssKb(pid: number): number {
   try {
     return Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0);
+  } catch {
+    return 0;
+  }
+}
+
+/** Linux's clock ticks per second, in which /proc/<pid>/stat counts CPU time. */
+const TICKS_PER_SECOND = 100;
+
+function cpuSecondsOf(pid: number): number {
+  try {
+    // Fields after the command name: state is the 1st, utime the 12th, stime the 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
   } catch {
     return 0;
   }
@@ -70,6 +85,8 @@ async function start(
   return {
     url,
     child,
+    cpuSeconds: () =>
+      [child.pid!, ...childrenOf(child.pid!)].reduce((sum, pid) => sum + cpuSecondsOf(pid), 0),
     peakRssMb: () => {
       const pids = [child.pid!, ...childrenOf(child.pid!)];
       const peaks = pids.map(peakRssKb);
