@@ -17,6 +17,8 @@ export interface Operation {
   next(documents: number): { path: string; body?: string };
   /** The status every request must answer. */
   status: number;
+  /** Every request is the same: the load generator builds it once instead of per request. */
+  fixed?: boolean;
 }
 
 const pick = (count: number) => Math.floor(Math.random() * count);
@@ -34,9 +36,16 @@ export const OPERATIONS: Record<OperationName, Operation> = {
     method: "GET",
     key: KEYS.knowledge,
     status: 200,
+    fixed: true,
     next: () => ({ path: `/v1/datasets/${ids.dataset}/metadata` }),
   },
-  getWebAppSettings: { method: "GET", key: KEYS.app, status: 200, next: () => ({ path: "/v1/site" }) },
+  getWebAppSettings: {
+    method: "GET",
+    key: KEYS.app,
+    status: 200,
+    fixed: true,
+    next: () => ({ path: "/v1/site" }),
+  },
   updateConversationVariable: {
     method: "PUT",
     key: KEYS.app,

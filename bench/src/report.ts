@@ -20,7 +20,15 @@ export interface BenchResults {
   commit: string;
   machine: { cpus: number; model: string; memory_gb: number; kernel: string };
   node: string;
-  settings: { connections: number; warmup_s: number; duration_s: number; sizes: number[]; store: string };
+  settings: {
+    connections: number;
+    warmup_s: number;
+    duration_s: number;
+    /** Rounds per measurement, taken in turn with the other servers; the best counts. Absent: 1. */
+    rounds?: number;
+    sizes: number[];
+    store: string;
+  };
   sizes: SizeResult[];
   empty: { express: Measurement; http: Measurement };
   postgres?: PostgresSizeResult[];
@@ -130,7 +138,7 @@ const sizeLabel = (documents: number) =>
 
 export function markdown(results: BenchResults): string {
   const lines = [
-    `Run ${results.date}, commit \`${results.commit}\`, Node ${results.node}, ${results.machine.cpus} × ${results.machine.model}, ${results.machine.memory_gb} GiB; ${results.settings.store}; ${results.settings.connections} connections, no pipelining, ${results.settings.warmup_s} s warm-up, ${results.settings.duration_s} s measured.`,
+    `Run ${results.date}, commit \`${results.commit}\`, Node ${results.node}, ${results.machine.cpus} × ${results.machine.model}, ${results.machine.memory_gb} GiB; ${results.settings.store}; ${results.settings.connections} connections, no pipelining, ${results.settings.warmup_s} s warm-up, ${results.settings.duration_s} s measured; the best of ${results.settings.rounds ?? 1} round(s), taken in turn with the server compared.`,
     "",
     `| operation | ${results.sizes.map((size) => `req/s at ${sizeLabel(size.documents)}`).join(" | ")} | p50 / p97.5 / p99 ms | floor req/s | ours ÷ floor | largest ÷ smallest |`,
     `|---|${results.sizes.map(() => "---:").join("|")}|---:|---:|---:|---:|`,

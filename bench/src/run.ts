@@ -4,7 +4,7 @@ import { cpus, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { generateDataset } from "./generate-dataset.js";
 import { generatePostgresDataset } from "./generate-postgres-dataset.js";
-import { type LoadSettings, type Measurement, measure } from "./measure.js";
+import { bestOf, type LoadSettings, type Measurement, measure } from "./measure.js";
 import { OPERATION_NAMES, OPERATIONS, type OperationName, READS } from "./operations.js";
 import {
   type BenchResults,
@@ -25,6 +25,8 @@ const settings: LoadSettings = {
   durationSeconds: Number(process.env.BENCH_DURATION ?? 5),
 };
 const workers = Number(process.env.BENCH_WORKERS ?? 2);
+/** How many times each measurement is taken; the best round counts. */
+const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 /** A PostgreSQL server to measure too: BENCH_POSTGRES_URL, or DATABASE_URL when it is one. */
 const postgresUrl =
   process.env.BENCH_POSTGRES_URL ??
@@ -32,64 +34,98 @@ const postgresUrl =
 const log = (line: string) => process.stderr.write(`${line}\n`);
 let port = 6100;
 
-async function measureAll(server: RunningProcess, documents: number, names: readonly OperationName[]) {
-  const results = {} as Record<OperationName, Measurement>;
+/**
+ * Measures each operation on every server in turn, `rounds` times, and keeps each server's best
+ * round: this machine's noise only ever slows a run down, and taking turns lets a slow spell hit
+ * every server alike. Errors are summed over all rounds.
+ */
+async function measureSideBySide<Label extends string>(
+  servers: Record<Label, RunningProcess>,
+  documents: number,
+  names: readonly (OperationName | "empty")[],
+) {
+  const labels = Object.keys(servers) as Label[];
+  const results = new Map<Label, Record<string, Measurement>>(labels.map((label) => [label, {}]));
   for (const name of names) {
-    results[name] = await measure(server.url, OPERATIONS[name], documents, settings, server);
-    log(`    ${name}: ${results[name].req_per_s} req/s, p99 ${results[name].p99_ms} ms`);
+    const operation = name === "empty" ? undefined : OPERATIONS[name];
+    for (let round = 0; round < rounds; round++) {
+      for (const label of labels) {
+        const server = servers[label];
+        const measured = await measure(server.url, operation, documents, settings, server);
+        const kept = results.get(label)!;
+        kept[name] = bestOf(kept[name], measured);
+      }
+    }
+    const line = labels.map((label) => `${label} ${results.get(label)![name]!.rounds_req_per_s!.join("/")}`);
+    log(`    ${name} (req/s per round): ${line.join(", ")}`);
   }
-  return results;
+  return Object.fromEntries(results) as Record<Label, Record<string, Measurement>>;
 }
 
-async function measureSize(documents: number): Promise<SizeResult> {
-  const generated = `${BENCH}.data/documents-${documents}.sqlite`;
-  log(`\n${documents} documents`);
-  await generateDataset(generated, documents, log);
+function freshCopyOf(generated: string): string {
   // Each run writes (variables, bindings) to a copy, so the generated set stays as built.
   const path = `${BENCH}.data/run.sqlite`;
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
   copyFileSync(generated, path);
+  return path;
+}
 
-  log("  service-api");
-  const ours = await startOurServer(`file:${path}`, ++port);
-  const oursResults = await measureAll(ours, documents, OPERATION_NAMES);
-  const peak = ours.peakRssMb().total;
-  await ours.stop();
-  log(`  floor (node:http + better-sqlite3), our peak RSS was ${peak} MB`);
-  const floor = await startFloorServer(path, ++port);
-  const floorResults = await measureAll(floor, documents, OPERATION_NAMES);
-  await floor.stop();
-  return { documents, ours: oursResults, floor: floorResults, peak_rss_mb: peak };
+async function measureSize(documents: number): Promise<SizeResult> {
+  const generated = `${BENCH}.data/documents-${documents}.sqlite`;
+  log(`\n${documents} documents: service-api and the floor (node:http + better-sqlite3), in turn`);
+  await generateDataset(generated, documents, log);
+  const path = freshCopyOf(generated);
+  const servers = {
+    ours: await startOurServer(`file:${path}`, ++port),
+    floor: await startFloorServer(path, ++port),
+  };
+  const results = await measureSideBySide(servers, documents, OPERATION_NAMES);
+  const peak = servers.ours.peakRssMb().total;
+  await Promise.all(Object.values(servers).map((server) => server.stop()));
+  log(`  our peak RSS: ${peak} MB`);
+  return {
+    documents,
+    ours: results.ours as Record<OperationName, Measurement>,
+    floor: results.floor as Record<OperationName, Measurement>,
+    peak_rss_mb: peak,
+  };
 }
 
 async function measurePostgres(serverUrl: string, documents: number): Promise<PostgresSizeResult> {
   log(`\nPostgreSQL, ${documents} documents`);
   const databaseUrl = await generatePostgresDataset(serverUrl, documents, log);
   const ours = await startOurServer(databaseUrl, ++port);
-  const results = await measureAll(ours, documents, OPERATION_NAMES);
+  const results = await measureSideBySide({ ours }, documents, OPERATION_NAMES);
   const peak = ours.peakRssMb().total;
   await ours.stop();
-  return { documents, ours: results, peak_rss_mb: peak };
+  return { documents, ours: results.ours as Record<OperationName, Measurement>, peak_rss_mb: peak };
 }
 
-async function measureEmpty(kind: "express" | "http"): Promise<Measurement> {
-  const server = await startEmptyServer(kind, ++port);
-  const result = await measure(server.url, undefined, 0, settings, server);
-  await server.stop();
-  log(`  empty ${kind}: ${result.req_per_s} req/s`);
-  return result;
+async function measureEmpty() {
+  log("\nempty routes");
+  const servers = {
+    express: await startEmptyServer("express", ++port),
+    http: await startEmptyServer("http", ++port),
+  };
+  const results = await measureSideBySide(servers, 0, ["empty"]);
+  await Promise.all(Object.values(servers).map((server) => server.stop()));
+  return { express: results.express.empty!, http: results.http.empty! };
 }
 
 async function measureCluster(documents: number) {
   const path = `${BENCH}.data/run.sqlite`;
-  log(`\ncluster: ${workers} workers against 1, reads at ${documents} documents`);
-  const one = await startOurServer(`file:${path}`, ++port, 1);
-  const oneResults = await measureAll(one, documents, READS);
-  await one.stop();
-  const many = await startOurServer(`file:${path}`, ++port, workers);
-  const manyResults = await measureAll(many, documents, READS);
-  await many.stop();
-  return { workers, one: oneResults, many: manyResults };
+  log(`\ncluster: ${workers} workers against 1, reads at ${documents} documents, in turn`);
+  const servers = {
+    one: await startOurServer(`file:${path}`, ++port, 1),
+    many: await startOurServer(`file:${path}`, ++port, workers),
+  };
+  const results = await measureSideBySide(servers, documents, READS);
+  await Promise.all(Object.values(servers).map((server) => server.stop()));
+  return {
+    workers,
+    one: results.one as Record<OperationName, Measurement>,
+    many: results.many as Record<OperationName, Measurement>,
+  };
 }
 
 async function main(): Promise<void> {
@@ -103,8 +139,7 @@ async function main(): Promise<void> {
   const postgres: PostgresSizeResult[] = [];
   if (postgresUrl)
     for (const documents of sizes) postgres.push(await measurePostgres(postgresUrl, documents));
-  log("\nempty routes");
-  const empty = { express: await measureEmpty("express"), http: await measureEmpty("http") };
+  const empty = await measureEmpty();
 
   const base = {
     date,
@@ -120,6 +155,7 @@ async function main(): Promise<void> {
       connections: settings.connections,
       warmup_s: settings.warmupSeconds,
       duration_s: settings.durationSeconds,
+      rounds,
       sizes,
       store: postgresUrl
         ? "SQLite (WAL, on disk), then PostgreSQL on the same machine"
