@@ -123,8 +123,8 @@ export function summarize(
   return { operations, targets };
 }
 
-/** The most a cluster can gain here: the machine's cores over what one worker and the load generator used. */
-export function clusterCeiling(one: Measurement, cpus: number): number | undefined {
+/** About the most a cluster can gain here: the machine's cores over what one worker and the load generator used. */
+export function clusterRoom(one: Measurement, cpus: number): number | undefined {
   if (one.server_cores === undefined || one.load_cores === undefined) return undefined;
   return round(cpus / (one.server_cores + one.load_cores));
 }
@@ -171,12 +171,12 @@ export function markdown(results: BenchResults): string {
           .map(([name, many]) => {
             const one = results.cluster!.one[name as OperationName]!;
             const used = (m: Measurement) => `${m.server_cores ?? "?"} + ${m.load_cores ?? "?"}`;
-            const ceiling = clusterCeiling(one, results.machine.cpus);
-            return `${name} 1 worker ${used(one)}, ${results.cluster!.workers} workers ${used(many)}${ceiling ? ` (ceiling ${ceiling}×)` : ""}`;
+            const room = clusterRoom(one, results.machine.cpus);
+            return `${name} 1 worker ${used(one)}, ${results.cluster!.workers} workers ${used(many)}${room ? ` (room about ${room}×)` : ""}`;
           })
           .join(
             "; ",
-          )}. The ceiling is what ${results.cluster.workers} workers could reach at best on this machine: its cores divided by what one worker and the load generator used together.`,
+          )}. The room is this machine's cores divided by what one worker and the load generator used together: about the most ${results.cluster.workers} workers can gain while the load generator shares the cores (its cost per request falls somewhat as the rate rises).`,
     );
   }
   if (results.postgres && results.postgres.length > 0) {

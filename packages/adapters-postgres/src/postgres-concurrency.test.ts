@@ -8,6 +8,7 @@ import {
   aVariable,
   aWorkspace,
 } from "@service-api/ports/testing";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore } from "./open-postgres-store.js";
 import {
@@ -42,6 +43,35 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
       await stores[0]!.repositories.workspaces.save(workspace);
       for (const store of stores)
         expect(await store.repositories.workspaces.findById(workspace.id)).toEqual(workspace);
+    } finally {
+      await closeAll(stores);
+    }
+  });
+
+  it("raises the access revision for every instance, even when keys are truncated by hand", async () => {
+    const stores = await instances(2);
+    const url = await createTestSchema(database.url);
+    const [first, second] = stores as [Store, Store];
+    try {
+      const workspace = aWorkspace();
+      await first.repositories.workspaces.save(workspace);
+      const before = await second.repositories.apiKeys.accessRevision();
+      await first.repositories.workspaces.save({ ...workspace, status: "archived" });
+      expect(await second.repositories.apiKeys.accessRevision()).not.toBe(before);
+
+      const own = await openPostgresStore({ databaseUrl: url });
+      await own.close();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const revision = async () =>
+          Number((await client.query("select value from access_revision")).rows[0].value);
+        const untouched = await revision();
+        await client.query("truncate api_keys");
+        expect(await revision()).not.toBe(untouched);
+      } finally {
+        await client.end();
+      }
     } finally {
       await closeAll(stores);
     }

@@ -3,7 +3,7 @@ import { type Kysely, sql } from "kysely";
 
 /**
  * One number every process reads to know whether what it knows of API keys still holds: triggers
- * raise it once per statement that changes or deletes keys, apps or workspaces. Constant
+ * raise it once per statement that changes, deletes or truncates keys, apps or workspaces. Constant
  * identifiers only, so plain SQL text is safe.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -19,7 +19,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const [table, columns] of ACCESS_SOURCES) {
     const update = columns ? `update of ${columns.join(", ")}` : "update";
     await sql
-      .raw(`create trigger ${table}_access after ${update} or delete on ${table}
+      .raw(`create trigger ${table}_access after ${update} or delete or truncate on ${table}
         for each statement execute function access_revision_bump()`)
       .execute(db);
   }
