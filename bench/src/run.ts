@@ -34,111 +34,126 @@ const postgresUrl =
 const log = (line: string) => process.stderr.write(`${line}\n`);
 let port = 6100;
 
+/** A server under measurement, and the size of the data set its requests are spread over. */
+interface Contender {
+  server: RunningProcess;
+  documents: number;
+}
+
 /**
- * Measures each operation on every server in turn, `rounds` times, and keeps each server's best
- * round: this machine's noise only ever slows a run down, and taking turns lets a slow spell hit
- * every server alike. Errors are summed over all rounds.
+ * Measures each operation on every contender in turn, `rounds` times, and keeps each one's best
+ * round. This machine's speed drifts by tens of percent over minutes, and noise only ever slows a
+ * run: taking turns lets a slow spell hit every contender alike, so ratios between them (ours to the
+ * floor, 1M to 1k, 2 workers to 1) compare like with like. Errors are summed over all rounds.
  */
-async function measureSideBySide<Label extends string>(
-  servers: Record<Label, RunningProcess>,
-  documents: number,
-  names: readonly (OperationName | "empty")[],
+async function measureInTurn<Label extends string, Name extends OperationName | "empty">(
+  contenders: Record<Label, Contender>,
+  names: readonly Name[],
 ) {
-  const labels = Object.keys(servers) as Label[];
+  const labels = Object.keys(contenders) as Label[];
   const results = new Map<Label, Record<string, Measurement>>(labels.map((label) => [label, {}]));
   for (const name of names) {
-    const operation = name === "empty" ? undefined : OPERATIONS[name];
+    const operation = name === "empty" ? undefined : OPERATIONS[name as OperationName];
     for (let round = 0; round < rounds; round++) {
       for (const label of labels) {
-        const server = servers[label];
+        const { server, documents } = contenders[label];
         const measured = await measure(server.url, operation, documents, settings, server);
         const kept = results.get(label)!;
         kept[name] = bestOf(kept[name], measured);
       }
     }
     const line = labels.map((label) => `${label} ${results.get(label)![name]!.rounds_req_per_s!.join("/")}`);
-    log(`    ${name} (req/s per round): ${line.join(", ")}`);
+    log(`  ${name} (req/s per round): ${line.join(", ")}`);
   }
-  return Object.fromEntries(results) as Record<Label, Record<string, Measurement>>;
+  return Object.fromEntries(results) as Record<Label, Record<Name, Measurement>>;
 }
 
-function freshCopyOf(generated: string): string {
-  // Each run writes (variables, bindings) to a copy, so the generated set stays as built.
-  const path = `${BENCH}.data/run.sqlite`;
+const stopAll = (contenders: Record<string, Contender>) =>
+  Promise.all(Object.values(contenders).map(({ server }) => server.stop()));
+
+/** The copy a run writes to (variables, bindings), so the generated set stays as built. */
+function freshCopyOf(documents: number): string {
+  const path = `${BENCH}.data/run-${documents}.sqlite`;
   for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
-  copyFileSync(generated, path);
+  copyFileSync(`${BENCH}.data/documents-${documents}.sqlite`, path);
   return path;
 }
 
-async function measureSize(documents: number): Promise<SizeResult> {
-  const generated = `${BENCH}.data/documents-${documents}.sqlite`;
-  log(`\n${documents} documents: service-api and the floor (node:http + better-sqlite3), in turn`);
-  await generateDataset(generated, documents, log);
-  const path = freshCopyOf(generated);
-  const servers = {
-    ours: await startOurServer(`file:${path}`, ++port),
-    floor: await startFloorServer(path, ++port),
-  };
-  const results = await measureSideBySide(servers, documents, OPERATION_NAMES);
-  const peak = servers.ours.peakRssMb().total;
-  await Promise.all(Object.values(servers).map((server) => server.stop()));
-  log(`  our peak RSS: ${peak} MB`);
-  return {
+/** Every size on SQLite, ours and the floor, all running and taking turns. */
+async function measureSizes(): Promise<SizeResult[]> {
+  for (const documents of sizes) {
+    log(`\n${documents} documents`);
+    await generateDataset(`${BENCH}.data/documents-${documents}.sqlite`, documents, log);
+  }
+  log(`\nSQLite: service-api and the floor (node:http + better-sqlite3) at each size, in turn`);
+  const contenders: Record<string, Contender> = {};
+  for (const documents of sizes) {
+    const path = freshCopyOf(documents);
+    contenders[`ours@${documents}`] = { server: await startOurServer(`file:${path}`, ++port), documents };
+    contenders[`floor@${documents}`] = { server: await startFloorServer(path, ++port), documents };
+  }
+  const results = await measureInTurn(contenders, OPERATION_NAMES);
+  const measured = sizes.map((documents) => ({
     documents,
-    ours: results.ours as Record<OperationName, Measurement>,
-    floor: results.floor as Record<OperationName, Measurement>,
-    peak_rss_mb: peak,
-  };
+    ours: results[`ours@${documents}`]!,
+    floor: results[`floor@${documents}`]!,
+    peak_rss_mb: contenders[`ours@${documents}`]!.server.peakRssMb().total,
+  }));
+  await stopAll(contenders);
+  log(`  our peak RSS: ${measured.map((size) => `${size.peak_rss_mb} MB at ${size.documents}`).join(", ")}`);
+  return measured;
 }
 
-async function measurePostgres(serverUrl: string, documents: number): Promise<PostgresSizeResult> {
-  log(`\nPostgreSQL, ${documents} documents`);
-  const databaseUrl = await generatePostgresDataset(serverUrl, documents, log);
-  const ours = await startOurServer(databaseUrl, ++port);
-  const results = await measureSideBySide({ ours }, documents, OPERATION_NAMES);
-  const peak = ours.peakRssMb().total;
-  await ours.stop();
-  return { documents, ours: results.ours as Record<OperationName, Measurement>, peak_rss_mb: peak };
+async function measurePostgres(serverUrl: string): Promise<PostgresSizeResult[]> {
+  const contenders: Record<string, Contender> = {};
+  for (const documents of sizes) {
+    log(`\nPostgreSQL, ${documents} documents`);
+    const databaseUrl = await generatePostgresDataset(serverUrl, documents, log);
+    contenders[`ours@${documents}`] = { server: await startOurServer(databaseUrl, ++port), documents };
+  }
+  log("\nPostgreSQL: service-api at each size, in turn");
+  const results = await measureInTurn(contenders, OPERATION_NAMES);
+  const measured = sizes.map((documents) => ({
+    documents,
+    ours: results[`ours@${documents}`]!,
+    peak_rss_mb: contenders[`ours@${documents}`]!.server.peakRssMb().total,
+  }));
+  await stopAll(contenders);
+  return measured;
 }
 
 async function measureEmpty() {
-  log("\nempty routes");
-  const servers = {
-    express: await startEmptyServer("express", ++port),
-    http: await startEmptyServer("http", ++port),
+  log("\nempty routes, in turn");
+  const contenders = {
+    express: { server: await startEmptyServer("express", ++port), documents: 0 },
+    http: { server: await startEmptyServer("http", ++port), documents: 0 },
   };
-  const results = await measureSideBySide(servers, 0, ["empty"]);
-  await Promise.all(Object.values(servers).map((server) => server.stop()));
+  const results = await measureInTurn(contenders, ["empty"] as const);
+  await stopAll(contenders);
   return { express: results.express.empty!, http: results.http.empty! };
 }
 
-async function measureCluster(documents: number) {
-  const path = `${BENCH}.data/run.sqlite`;
+/** 1 worker and `workers`, in turn, on a fresh copy of the largest size. */
+async function measureCluster() {
+  const documents = sizes.at(-1)!;
   log(`\ncluster: ${workers} workers against 1, reads at ${documents} documents, in turn`);
-  const servers = {
-    one: await startOurServer(`file:${path}`, ++port, 1),
-    many: await startOurServer(`file:${path}`, ++port, workers),
+  const path = freshCopyOf(documents);
+  const contenders = {
+    one: { server: await startOurServer(`file:${path}`, ++port, 1), documents },
+    many: { server: await startOurServer(`file:${path}`, ++port, workers), documents },
   };
-  const results = await measureSideBySide(servers, documents, READS);
-  await Promise.all(Object.values(servers).map((server) => server.stop()));
-  return {
-    workers,
-    one: results.one as Record<OperationName, Measurement>,
-    many: results.many as Record<OperationName, Measurement>,
-  };
+  const results = await measureInTurn(contenders, READS);
+  await stopAll(contenders);
+  return { workers, one: results.one, many: results.many };
 }
 
 async function main(): Promise<void> {
   mkdirSync(`${BENCH}.data`, { recursive: true });
   const commit = execSync("git rev-parse --short HEAD", { cwd: BENCH }).toString().trim();
   const date = new Date().toISOString().slice(0, 10);
-  const measured: SizeResult[] = [];
-  for (const documents of sizes) measured.push(await measureSize(documents));
-  // The cluster runs on the copy of the last size measured.
-  const cluster = workers > 1 ? await measureCluster(sizes.at(-1)!) : undefined;
-  const postgres: PostgresSizeResult[] = [];
-  if (postgresUrl)
-    for (const documents of sizes) postgres.push(await measurePostgres(postgresUrl, documents));
+  const measured = await measureSizes();
+  const cluster = workers > 1 ? await measureCluster() : undefined;
+  const postgres = postgresUrl ? await measurePostgres(postgresUrl) : [];
   const empty = await measureEmpty();
 
   const base = {
