@@ -112,3 +112,33 @@ describe("API keys", () => {
     expect(key?.lastUsedAt).toBeGreaterThan(Date.now() / 1000 - 60);
   });
 });
+
+describe("what a key grants, after it changed through another connection", () => {
+  it("shows at the next request: an app off the API, an archived workspace, a deleted key", async () => {
+    const { repositories } = server.store;
+    const own = await seedWorkspace(repositories);
+    const app = (await repositories.apps.findById(own.apps["advanced-chat"].id))!;
+    const settings = () => call(server.url, "GET", "/v1/site", { token: own.apps["advanced-chat"].key });
+    const fields = () =>
+      call(server.url, "GET", `/v1/datasets/${own.dataset.id}/metadata`, { token: own.datasetKey });
+    expect((await settings()).status).toBe(200);
+    expect((await fields()).status).toBe(200);
+
+    await repositories.apps.save({ ...app, enableApi: false });
+    expect((await settings()).status).toBe(403);
+    await repositories.apps.save(app);
+    expect((await settings()).status).toBe(200);
+
+    await repositories.workspaces.save({ ...own.workspace, status: "archived" });
+    expect((await fields()).status).toBe(403);
+    expect((await settings()).status).toBe(403);
+    await repositories.workspaces.save(own.workspace);
+    expect((await fields()).status).toBe(200);
+
+    const [datasetKey] = (await repositories.apiKeys.list({ workspaceId: own.workspace.id })).filter(
+      (key) => key.kind === "dataset",
+    );
+    await repositories.apiKeys.delete(datasetKey!.id);
+    expect(await fields()).toMatchObject({ status: 401 });
+  });
+});
