@@ -49,6 +49,17 @@ describe("POST /v1/datasets/tags/binding", () => {
     expect(await boundTo(dataset.id)).toEqual([finance!.id]);
   });
 
+  it("binds every eligible tag of a long list (more ids than the query plans kept per length)", async () => {
+    const dataset = await freshDataset();
+    const many = Array.from({ length: 66 }, (_, index) =>
+      aTag(world.workspace.id, { name: `many-${index}` }),
+    );
+    for (const tag of many) await server.store.repositories.tags.save(tag);
+    const ids = many.map((tag) => tag.id);
+    expect((await bind({ tag_ids: [...ids, crypto.randomUUID()], target_id: dataset.id })).status).toBe(204);
+    expect(await boundTo(dataset.id)).toEqual(ids);
+  });
+
   it("answers 204 and binds nothing when no id is eligible", async () => {
     const dataset = await freshDataset();
     expect((await bind({ tag_ids: [crypto.randomUUID()], target_id: dataset.id })).status).toBe(204);
