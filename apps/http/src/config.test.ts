@@ -8,6 +8,7 @@ describe("loadConfig", () => {
       host: "0.0.0.0",
       databaseUrl: "file:./data/service-api.sqlite",
       pool: { max: 10, connectionTimeoutMs: 5000, statementTimeoutMs: 15000, idleTimeoutMs: 30000 },
+      sqlite: { mmapSizeBytes: 0 },
       logLevel: "info",
       filesUrl: "http://localhost:5001",
       shutdownTimeoutMs: 10_000,
@@ -31,6 +32,7 @@ describe("loadConfig", () => {
       LOG_LEVEL: "warn",
       FILES_URL: "https://files.example.com",
       SHUTDOWN_TIMEOUT_MS: "500",
+      SQLITE_MMAP_SIZE: "268435456",
       UNRELATED: "x",
     });
     expect(config).toEqual({
@@ -38,6 +40,7 @@ describe("loadConfig", () => {
       host: "127.0.0.1",
       databaseUrl: "file:/srv/kb.sqlite",
       pool: expect.objectContaining({ max: 10 }),
+      sqlite: { mmapSizeBytes: 268_435_456 },
       logLevel: "warn",
       filesUrl: "https://files.example.com",
       shutdownTimeoutMs: 500,

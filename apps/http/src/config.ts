@@ -1,5 +1,6 @@
 import {
   type PostgresPoolOptions,
+  type SqliteTuning,
   StoreEnvironmentError,
   storeOptionsFromEnvironment,
 } from "@service-api/stores";
@@ -26,6 +27,8 @@ export interface Config {
   databaseUrl: string;
   /** PostgreSQL pool bounds (`DATABASE_POOL_MAX`, `DATABASE_*_TIMEOUT_MS`). */
   pool: PostgresPoolOptions;
+  /** SQLite tuning (`SQLITE_MMAP_SIZE`). */
+  sqlite: Required<SqliteTuning>;
   logLevel: (typeof LOG_LEVELS)[number];
   /** Public base of image icons (`icon_url`); defaults to the server's own address. */
   filesUrl: string;
@@ -62,6 +65,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     host: HOST,
     databaseUrl: store.databaseUrl,
     pool: store.pool,
+    sqlite: store.sqlite,
     logLevel: LOG_LEVEL,
     filesUrl: FILES_URL ?? `http://${publicHostOf(HOST)}:${PORT}`,
     shutdownTimeoutMs: SHUTDOWN_TIMEOUT_MS,

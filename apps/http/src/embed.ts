@@ -8,7 +8,7 @@ import type {
 } from "@service-api/application";
 import type { Store } from "@service-api/ports";
 import type { ExportData, ImportData, IssueApiKey, RevokeApiKey } from "@service-api/provisioning";
-import type { PostgresPoolOptions } from "@service-api/stores";
+import type { PostgresPoolOptions, SqliteTuning } from "@service-api/stores";
 import { openStore } from "@service-api/stores";
 import { type Router as ExpressRouter, Router } from "express";
 import type { Logger } from "pino";
@@ -25,6 +25,8 @@ export interface ServiceApiOptions {
   databaseUrl?: string;
   /** PostgreSQL pool bounds. */
   pool?: Partial<PostgresPoolOptions>;
+  /** SQLite tuning: `mmapSizeBytes` maps that much of the file instead of reading it (default 0). */
+  sqlite?: SqliteTuning;
   /** Public base of image icons (`icon_url`); default `http://localhost:5001`. */
   filesUrl?: string;
   /** Where errors are logged; default: a JSON logger at `warn` on stdout. */
@@ -56,6 +58,7 @@ export async function openServiceApi(options: ServiceApiOptions = {}): Promise<S
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     pool: { ...config.pool, ...options.pool },
+    sqlite: { ...config.sqlite, ...options.sqlite },
   });
   const container = createContainer(config, store, logger);
   return {

@@ -18,7 +18,11 @@ export interface RunningServer {
 
 /** Opens the store `DATABASE_URL` names, applies migrations, and serves the API until `close()`. */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
-  const store = await openStore({ databaseUrl: config.databaseUrl, pool: config.pool });
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    pool: config.pool,
+    sqlite: config.sqlite,
+  });
   const container = createContainer(config, store, logger);
   const app = createApp(container);
   const server = createServer(app);

@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -47,6 +47,26 @@ describe("the server process", () => {
       expect(response.status).toBe(200);
       expect(await response.json()).toEqual({ status: "ok" });
       expect(existsSync(join(cwd, "data", "service-api.sqlite"))).toBe(true);
+    },
+  );
+
+  it.runIf(TEST_STORE === "sqlite" && existsSync("/proc/self/maps"))(
+    "maps the SQLite file into memory when SQLITE_MMAP_SIZE asks, and serves from it",
+    async () => {
+      const cwd = workingDirectory();
+      const path = join(cwd, "mapped.sqlite");
+      // Seeded and closed first, so its pages are in the file itself, not in a write-ahead log.
+      const seeding = await openStore({ databaseUrl: path });
+      const world = await seedWorkspace(seeding.repositories);
+      await seeding.close();
+      const server = await spawnServer(cwd, { DATABASE_URL: path, SQLITE_MMAP_SIZE: String(2 ** 24) });
+      processes.push(server);
+      const response = await fetch(`${server.url}/v1/datasets/${world.dataset.id}/metadata`, {
+        headers: { authorization: `Bearer ${world.datasetKey}` },
+      });
+      expect(response.status).toBe(200);
+      const mapped = readFileSync(`/proc/${server.child.pid}/maps`, "utf8").split("\n");
+      expect(mapped.some((line) => line.endsWith(` ${path}`))).toBe(true);
     },
   );
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -89,4 +89,24 @@ describe("calling the use cases directly", () => {
       ),
     ).rejects.toMatchObject({ code: "unauthorized" });
   });
+});
+
+describe("tuning the embedded SQLite store", () => {
+  it.runIf(existsSync("/proc/self/maps"))(
+    "maps the file into memory when sqlite.mmapSizeBytes asks",
+    async () => {
+      const path = join(directory, "embedded.sqlite");
+      const isMapped = () =>
+        readFileSync("/proc/self/maps", "utf8")
+          .split("\n")
+          .some((line) => line.endsWith(` ${path}`));
+      const api = await openServiceApi({ databaseUrl, sqlite: { mmapSizeBytes: 2 ** 24 } });
+      expect(await api.authenticate.forWorkspace(knowledgeKey)).toMatchObject({
+        workspaceId: DEMO.workspaceId,
+      });
+      expect(isMapped()).toBe(true);
+      await api.close();
+      expect(isMapped()).toBe(false);
+    },
+  );
 });

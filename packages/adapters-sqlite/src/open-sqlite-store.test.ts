@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { aWorkspace } from "@service-api/ports/testing";
@@ -30,6 +30,25 @@ describe("openSqliteStore", () => {
     const second = await openSqliteStore({ databaseUrl: path });
     expect(await second.repositories.workspaces.findById(workspace.id)).toEqual(workspace);
     await second.close();
+  });
+
+  it.runIf(existsSync("/proc/self/maps"))("maps the file into memory only when asked to", async () => {
+    // The WAL index (`-shm`) is always mapped; the question is the database file itself.
+    const mappedFiles = () =>
+      readFileSync("/proc/self/maps", "utf8")
+        .split("\n")
+        .map((line) => line.split(" ").at(-1));
+    const plain = join(directory, "read-calls.sqlite");
+    const mapped = join(directory, "memory-mapped.sqlite");
+    const stores = [
+      await openSqliteStore({ databaseUrl: plain }),
+      await openSqliteStore({ databaseUrl: mapped, mmapSizeBytes: 64 * 2 ** 20 }),
+    ];
+    for (const store of stores) await store.repositories.workspaces.findById("anything");
+    expect(mappedFiles()).toContain(mapped);
+    expect(mappedFiles()).not.toContain(plain);
+    for (const store of stores) await store.close();
+    expect(mappedFiles()).not.toContain(mapped);
   });
 
   it("enforces foreign keys", async () => {

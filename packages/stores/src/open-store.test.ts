@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestDatabase, requirePostgresForTests } from "@service-api/adapters-postgres/testing";
@@ -43,6 +43,20 @@ describe("openStore", () => {
     }
   });
 
+  it.runIf(existsSync("/proc/self/maps"))("passes SQLite its tuning", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "service-api-stores-"));
+    const path = join(directory, "mapped.sqlite");
+    try {
+      const store = await openStore({ databaseUrl: path, sqlite: { mmapSizeBytes: 2 ** 20 } });
+      await store.ping();
+      const mapped = readFileSync("/proc/self/maps", "utf8").split("\n");
+      expect(mapped.some((line) => line.endsWith(` ${path}`))).toBe(true);
+      await store.close();
+    } finally {
+      rmSync(directory, { recursive: true, force: true });
+    }
+  });
+
   it.skipIf(!postgres)("opens PostgreSQL for a postgres:// URL", async () => {
     const database = await createTestDatabase();
     try {
@@ -58,11 +72,15 @@ describe("openStore", () => {
 });
 
 describe("storeOptionsFromEnvironment", () => {
-  it("reads the URL and the pool bounds, with defaults", async () => {
+  it("reads the URL, the pool bounds and SQLite's tuning, with defaults", async () => {
     const { storeOptionsFromEnvironment } = await import("./store-environment.js");
     expect(storeOptionsFromEnvironment({})).toEqual({
       databaseUrl: "file:./data/service-api.sqlite",
       pool: { max: 10, connectionTimeoutMs: 5000, statementTimeoutMs: 15000, idleTimeoutMs: 30000 },
+      sqlite: { mmapSizeBytes: 0 },
+    });
+    expect(storeOptionsFromEnvironment({ SQLITE_MMAP_SIZE: "1073741824" }).sqlite).toEqual({
+      mmapSizeBytes: 2 ** 30,
     });
     expect(
       storeOptionsFromEnvironment({
@@ -76,7 +94,11 @@ describe("storeOptionsFromEnvironment", () => {
   it("names every bad bound", async () => {
     const { storeOptionsFromEnvironment } = await import("./store-environment.js");
     expect(() =>
-      storeOptionsFromEnvironment({ DATABASE_POOL_MAX: "0", DATABASE_CONNECT_TIMEOUT_MS: "soon" }),
-    ).toThrow(/DATABASE_POOL_MAX: .*DATABASE_CONNECT_TIMEOUT_MS: /);
+      storeOptionsFromEnvironment({
+        DATABASE_POOL_MAX: "0",
+        DATABASE_CONNECT_TIMEOUT_MS: "soon",
+        SQLITE_MMAP_SIZE: "-1",
+      }),
+    ).toThrow(/DATABASE_POOL_MAX: .*DATABASE_CONNECT_TIMEOUT_MS: .*SQLITE_MMAP_SIZE: /);
   });
 });

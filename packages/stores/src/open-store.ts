@@ -4,7 +4,7 @@ import {
   openPostgresStore,
   type PostgresPoolOptions,
 } from "@service-api/adapters-postgres";
-import { DEFAULT_DATABASE_URL, openSqliteStore } from "@service-api/adapters-sqlite";
+import { DEFAULT_DATABASE_URL, openSqliteStore, type SqliteStoreOptions } from "@service-api/adapters-sqlite";
 import type { Store } from "@service-api/ports";
 
 export type StoreKind = "postgres" | "sqlite";
@@ -14,7 +14,12 @@ export interface StoreOptions {
   databaseUrl?: string;
   /** Pool bounds, for PostgreSQL. */
   pool?: Partial<PostgresPoolOptions>;
+  /** Tuning, for SQLite. */
+  sqlite?: SqliteTuning;
 }
+
+/** What can be tuned of a SQLite store. */
+export type SqliteTuning = Pick<SqliteStoreOptions, "mmapSizeBytes">;
 
 export { DEFAULT_DATABASE_URL, DEFAULT_POOL, type PostgresPoolOptions };
 
@@ -24,10 +29,14 @@ export function storeKindOf(databaseUrl: string): StoreKind {
 }
 
 /** Opens the store a database URL names, with its migrations applied. */
-export function openStore({ databaseUrl = DEFAULT_DATABASE_URL, pool }: StoreOptions = {}): Promise<Store> {
+export function openStore({
+  databaseUrl = DEFAULT_DATABASE_URL,
+  pool,
+  sqlite,
+}: StoreOptions = {}): Promise<Store> {
   return storeKindOf(databaseUrl) === "postgres"
     ? openPostgresStore({ databaseUrl, pool })
-    : openSqliteStore({ databaseUrl });
+    : openSqliteStore({ ...sqlite, databaseUrl });
 }
 
 /** A URL safe to log: the password, if any, replaced. */

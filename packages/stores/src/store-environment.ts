@@ -1,6 +1,6 @@
 import { DEFAULT_POOL, type PostgresPoolOptions } from "@service-api/adapters-postgres";
 import { DEFAULT_DATABASE_URL } from "@service-api/adapters-sqlite";
-import type { StoreOptions } from "./open-store.js";
+import type { SqliteTuning, StoreOptions } from "./open-store.js";
 
 /** The environment variables of the store, with the pool bound each one sets. */
 const POOL_VARIABLES: Record<string, keyof PostgresPoolOptions> = {
@@ -13,24 +13,28 @@ const POOL_VARIABLES: Record<string, keyof PostgresPoolOptions> = {
 export class StoreEnvironmentError extends Error {}
 
 /**
- * `DATABASE_URL` and the pool bounds (`DATABASE_POOL_MAX`, `DATABASE_CONNECT_TIMEOUT_MS`,
- * `DATABASE_STATEMENT_TIMEOUT_MS`, `DATABASE_IDLE_TIMEOUT_MS`) from an environment. Empty means unset.
+ * `DATABASE_URL`, the pool bounds (`DATABASE_POOL_MAX`, `DATABASE_CONNECT_TIMEOUT_MS`,
+ * `DATABASE_STATEMENT_TIMEOUT_MS`, `DATABASE_IDLE_TIMEOUT_MS`) and SQLite's `SQLITE_MMAP_SIZE` (bytes)
+ * from an environment. Empty means unset.
  */
 export function storeOptionsFromEnvironment(environment: Record<string, string | undefined>): StoreOptions & {
   databaseUrl: string;
   pool: PostgresPoolOptions;
+  sqlite: Required<SqliteTuning>;
 } {
-  const pool = { ...DEFAULT_POOL };
   const problems: string[] = [];
-  for (const [variable, bound] of Object.entries(POOL_VARIABLES)) {
+  const wholeNumber = (variable: string, minimum: number, fallback: number) => {
     const raw = environment[variable];
-    if (raw === undefined || raw === "") continue;
+    if (raw === undefined || raw === "") return fallback;
     const value = Number(raw);
-    const minimum = bound === "max" ? 1 : 0;
-    if (!Number.isInteger(value) || value < minimum)
-      problems.push(`${variable}: expected a whole number ≥ ${minimum}`);
-    else pool[bound] = value;
-  }
+    if (Number.isSafeInteger(value) && value >= minimum) return value;
+    problems.push(`${variable}: expected a whole number ≥ ${minimum}`);
+    return fallback;
+  };
+  const pool = { ...DEFAULT_POOL };
+  for (const [variable, bound] of Object.entries(POOL_VARIABLES))
+    pool[bound] = wholeNumber(variable, bound === "max" ? 1 : 0, pool[bound]);
+  const sqlite = { mmapSizeBytes: wholeNumber("SQLITE_MMAP_SIZE", 0, 0) };
   if (problems.length > 0) throw new StoreEnvironmentError(problems.join("; "));
-  return { databaseUrl: environment.DATABASE_URL || DEFAULT_DATABASE_URL, pool };
+  return { databaseUrl: environment.DATABASE_URL || DEFAULT_DATABASE_URL, pool, sqlite };
 }
