@@ -6,13 +6,14 @@ import Database from "better-sqlite3";
  * The floor: the least a server on this stack can do for the five operations. node:http, prepared
  * better-sqlite3 statements, the same key-hash lookup and checks, the same reads and writes, the
  * same JSON bodies; no framework, no layers. Benchmark only: it trusts its input far too much.
- * Usage: node floor-server.js <sqlite file> <port>
+ * Usage: node floor-server.js <sqlite file> <port> [mmap size in bytes]
  */
-const [path, port] = process.argv.slice(2);
+const [path, port, mmapSizeBytes = "0"] = process.argv.slice(2);
 const db = new Database(path!);
 db.pragma("journal_mode = WAL");
 db.pragma("busy_timeout = 5000");
 db.pragma("foreign_keys = ON");
+db.pragma(`mmap_size = ${Number(mmapSizeBytes)}`);
 const q = {
   key: db.prepare("select * from api_keys where token_hash = ?"),
   workspace: db.prepare("select status from workspaces where id = ?"),

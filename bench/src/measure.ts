@@ -1,4 +1,4 @@
-import autocannon from "autocannon";
+import type { LoadGenerator } from "./load-run.js";
 import type { Operation } from "./operations.js";
 
 export interface Measurement {
@@ -12,7 +12,7 @@ export interface Measurement {
   errors: number;
   /** Cores the server used during the measured run (CPU seconds per second), when it was watched. */
   server_cores?: number;
-  /** Cores the load generator (this process) used during the measured run. */
+  /** Cores the load generator used during the measured run. */
   load_cores?: number;
   /** req/s of every round, when the best of several is reported (errors are then summed). */
   rounds_req_per_s?: number[];
@@ -37,70 +37,31 @@ export interface LoadSettings {
   durationSeconds: number;
 }
 
-function run(
-  url: string,
-  operation: Operation | undefined,
-  documents: number,
-  seconds: number,
-  connections: number,
-) {
-  return autocannon({
-    url,
-    connections,
-    pipelining: 1,
-    duration: seconds,
-    method: operation?.method ?? "GET",
-    headers: operation
-      ? { authorization: `Bearer ${operation.key}`, "content-type": "application/json" }
-      : {},
-    requests: [
-      // A request that never changes is built once; the others per request, spread over the data.
-      !operation
-        ? { path: "/empty" }
-        : operation.fixed
-          ? operation.next(documents)
-          : {
-              setupRequest: (request) => {
-                const { path, body } = operation.next(documents);
-                return { ...request, path, ...(body === undefined ? {} : { body }) };
-              },
-            },
-    ],
-  });
-}
-
 /** A warm-up, then the measured run: fixed connections, no pipelining. `operation` absent: GET /empty. */
 export async function measure(
+  load: LoadGenerator,
   url: string,
   operation: Operation | undefined,
   documents: number,
   settings: LoadSettings,
   server?: { cpuSeconds(): number },
 ): Promise<Measurement> {
-  await run(url, operation, documents, settings.warmupSeconds, settings.connections);
+  await load(url, operation, documents, settings.warmupSeconds, settings.connections);
   const serverBefore = server?.cpuSeconds() ?? 0;
-  const loadBefore = process.cpuUsage();
   const started = performance.now();
-  const result = await run(url, operation, documents, settings.durationSeconds, settings.connections);
+  const result = await load(url, operation, documents, settings.durationSeconds, settings.connections);
   const seconds = (performance.now() - started) / 1000;
-  const load = process.cpuUsage(loadBefore);
   const cores = (cpuSeconds: number) => Math.round((cpuSeconds / seconds) * 100) / 100;
-  const expected = operation?.status ?? 200;
-  const statusCount =
-    (result as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
-  const unexpected = Object.entries(statusCount)
-    .filter(([status]) => Number(status) !== expected)
-    .reduce((sum, [, { count }]) => sum + count, 0);
   return {
-    req_per_s: Math.round(result.requests.average),
-    p50_ms: result.latency.p50,
-    p97_5_ms: result.latency.p97_5,
-    p99_ms: result.latency.p99,
-    requests: result.requests.total,
+    req_per_s: Math.round(result.reqPerSecond),
+    p50_ms: result.p50Ms,
+    p97_5_ms: result.p97_5Ms,
+    p99_ms: result.p99Ms,
+    requests: result.requests,
     non_2xx: result.non2xx,
-    unexpected_status: unexpected,
-    errors: result.errors + result.timeouts,
+    unexpected_status: result.unexpectedStatus,
+    errors: result.errors,
     ...(server && { server_cores: cores(server.cpuSeconds() - serverBefore) }),
-    load_cores: cores((load.user + load.system) / 1e6),
+    load_cores: cores(result.loadCpuSeconds),
   };
 }

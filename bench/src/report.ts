@@ -28,6 +28,10 @@ export interface BenchResults {
     rounds?: number;
     sizes: number[];
     store: string;
+    /** autocannon or wrk. Absent: autocannon. */
+    load_generator?: string;
+    /** SQLITE_MMAP_SIZE given to our server and the floor. Absent: 0. */
+    sqlite_mmap_size?: number;
   };
   sizes: SizeResult[];
   empty: { express: Measurement; http: Measurement };
@@ -138,7 +142,7 @@ const sizeLabel = (documents: number) =>
 
 export function markdown(results: BenchResults): string {
   const lines = [
-    `Run ${results.date}, commit \`${results.commit}\`, Node ${results.node}, ${results.machine.cpus} × ${results.machine.model}, ${results.machine.memory_gb} GiB; ${results.settings.store}; ${results.settings.connections} connections, no pipelining, ${results.settings.warmup_s} s warm-up, ${results.settings.duration_s} s measured; the best of ${results.settings.rounds ?? 1} round(s), taken in turn with the server compared.`,
+    `Run ${results.date}, commit \`${results.commit}\`, Node ${results.node}, ${results.machine.cpus} × ${results.machine.model}, ${results.machine.memory_gb} GiB; ${results.settings.store}; ${results.settings.connections} connections, no pipelining, ${results.settings.warmup_s} s warm-up, ${results.settings.duration_s} s measured, load from ${results.settings.load_generator ?? "autocannon"}; the best of ${results.settings.rounds ?? 1} round(s), taken in turn with the server compared${results.settings.sqlite_mmap_size ? `; SQLite memory-mapped (SQLITE_MMAP_SIZE=${results.settings.sqlite_mmap_size}) for ours and the floor` : ""}.`,
     "",
     `| operation | ${results.sizes.map((size) => `req/s at ${sizeLabel(size.documents)}`).join(" | ")} | p50 / p97.5 / p99 ms | floor req/s | ours ÷ floor | largest ÷ smallest |`,
     `|---|${results.sizes.map(() => "---:").join("|")}|---:|---:|---:|---:|`,

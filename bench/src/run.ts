@@ -4,6 +4,7 @@ import { cpus, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { generateDataset } from "./generate-dataset.js";
 import { generatePostgresDataset } from "./generate-postgres-dataset.js";
+import { autocannonLoad } from "./load-run.js";
 import { bestOf, type LoadSettings, type Measurement, measure } from "./measure.js";
 import { OPERATION_NAMES, OPERATIONS, type OperationName, READS } from "./operations.js";
 import {
@@ -15,6 +16,7 @@ import {
   summarize,
 } from "./report.js";
 import { type RunningProcess, startEmptyServer, startFloorServer, startOurServer } from "./servers.js";
+import { wrkLoad } from "./wrk-load.js";
 
 const BENCH = fileURLToPath(new URL("../", import.meta.url));
 const README = fileURLToPath(new URL("../../README.md", import.meta.url));
@@ -31,6 +33,11 @@ const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 const postgresUrl =
   process.env.BENCH_POSTGRES_URL ??
   (/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? "") ? process.env.DATABASE_URL : undefined);
+/** The load generator: autocannon (default), or wrk, which leaves the server more of the cores. */
+const loadGenerator = process.env.BENCH_LOAD ?? "autocannon";
+if (!["autocannon", "wrk"].includes(loadGenerator)) throw new Error("BENCH_LOAD: autocannon or wrk");
+/** Passed to our server and applied by the floor alike. */
+const mmapSizeBytes = Number(process.env.SQLITE_MMAP_SIZE || 0);
 const log = (line: string) => process.stderr.write(`${line}\n`);
 let port = 6100;
 
@@ -57,7 +64,7 @@ async function measureInTurn<Label extends string, Name extends OperationName | 
     for (let round = 0; round < rounds; round++) {
       for (const label of labels) {
         const { server, documents } = contenders[label];
-        const measured = await measure(server.url, operation, documents, settings, server);
+        const measured = await measure(load, server.url, operation, documents, settings, server);
         const kept = results.get(label)!;
         kept[name] = bestOf(kept[name], measured);
       }
@@ -89,8 +96,14 @@ async function measureSizes(): Promise<SizeResult[]> {
   const contenders: Record<string, Contender> = {};
   for (const documents of sizes) {
     const path = freshCopyOf(documents);
-    contenders[`ours@${documents}`] = { server: await startOurServer(`file:${path}`, ++port), documents };
-    contenders[`floor@${documents}`] = { server: await startFloorServer(path, ++port), documents };
+    contenders[`ours@${documents}`] = {
+      server: await startOurServer(`file:${path}`, ++port, 1, mmapSizeBytes),
+      documents,
+    };
+    contenders[`floor@${documents}`] = {
+      server: await startFloorServer(path, ++port, mmapSizeBytes),
+      documents,
+    };
   }
   const results = await measureInTurn(contenders, OPERATION_NAMES);
   const measured = sizes.map((documents) => ({
@@ -139,16 +152,18 @@ async function measureCluster() {
   log(`\ncluster: ${workers} workers against 1, reads at ${documents} documents, in turn`);
   const path = freshCopyOf(documents);
   const contenders = {
-    one: { server: await startOurServer(`file:${path}`, ++port, 1), documents },
-    many: { server: await startOurServer(`file:${path}`, ++port, workers), documents },
+    one: { server: await startOurServer(`file:${path}`, ++port, 1, mmapSizeBytes), documents },
+    many: { server: await startOurServer(`file:${path}`, ++port, workers, mmapSizeBytes), documents },
   };
   const results = await measureInTurn(contenders, READS);
   await stopAll(contenders);
   return { workers, one: results.one, many: results.many };
 }
 
+mkdirSync(`${BENCH}.data`, { recursive: true });
+const load = loadGenerator === "wrk" ? wrkLoad(`${BENCH}.data`) : autocannonLoad;
+
 async function main(): Promise<void> {
-  mkdirSync(`${BENCH}.data`, { recursive: true });
   const commit = execSync("git rev-parse --short HEAD", { cwd: BENCH }).toString().trim();
   const date = new Date().toISOString().slice(0, 10);
   const measured = await measureSizes();
@@ -172,6 +187,8 @@ async function main(): Promise<void> {
       duration_s: settings.durationSeconds,
       rounds,
       sizes,
+      load_generator: loadGenerator,
+      sqlite_mmap_size: mmapSizeBytes,
       store: postgresUrl
         ? "SQLite (WAL, on disk), then PostgreSQL on the same machine"
         : "SQLite (WAL, on disk)",

@@ -104,7 +104,12 @@ async function start(
 }
 
 /** Our server as production runs it: NODE_ENV=production, logs at warn. */
-export function startOurServer(databaseUrl: string, port: number, workers = 1): Promise<RunningProcess> {
+export function startOurServer(
+  databaseUrl: string,
+  port: number,
+  workers = 1,
+  mmapSizeBytes = 0,
+): Promise<RunningProcess> {
   return start(
     [...START_FLAGS, OUR_SERVER],
     {
@@ -114,14 +119,15 @@ export function startOurServer(databaseUrl: string, port: number, workers = 1): 
       PORT: String(port),
       DATABASE_URL: databaseUrl,
       WORKERS: String(workers),
+      SQLITE_MMAP_SIZE: String(mmapSizeBytes),
     },
     port,
     "/healthz",
   );
 }
 
-export function startFloorServer(path: string, port: number): Promise<RunningProcess> {
-  return start([`${HERE}floor-server.js`, path, String(port)], {}, port, "/");
+export function startFloorServer(path: string, port: number, mmapSizeBytes = 0): Promise<RunningProcess> {
+  return start([`${HERE}floor-server.js`, path, String(port), String(mmapSizeBytes)], {}, port, "/");
 }
 
 export function startEmptyServer(kind: "express" | "http", port: number): Promise<RunningProcess> {
