@@ -199,7 +199,8 @@ async function main(): Promise<void> {
     ...(postgres.length > 0 && { postgres }),
   };
   const results: BenchResults = { ...base, ...summarize(base) };
-  const stem = `${BENCH}results/${date}-${commit}`;
+  const variant = `${loadGenerator === "wrk" ? "-wrk" : ""}${mmapSizeBytes > 0 ? "-mmap" : ""}`;
+  const stem = `${BENCH}results/${date}-${commit}${variant}`;
   mkdirSync(`${BENCH}results`, { recursive: true });
   writeFileSync(`${stem}.json`, `${JSON.stringify(results, null, 2)}\n`);
   const table = markdown(results);
