@@ -32,6 +32,8 @@ export interface BenchResults {
     load_generator?: string;
     /** SQLITE_MMAP_SIZE given to our server and the floor. Absent: 0. */
     sqlite_mmap_size?: number;
+    /** The SQLite files were locked in the page cache (vmtouch) while measured. Absent: false. */
+    sqlite_files_held_in_memory?: boolean;
   };
   sizes: SizeResult[];
   empty: { express: Measurement; http: Measurement };
@@ -142,7 +144,7 @@ const sizeLabel = (documents: number) =>
 
 export function markdown(results: BenchResults): string {
   const lines = [
-    `Run ${results.date}, commit \`${results.commit}\`, Node ${results.node}, ${results.machine.cpus} × ${results.machine.model}, ${results.machine.memory_gb} GiB; ${results.settings.store}; ${results.settings.connections} connections, no pipelining, ${results.settings.warmup_s} s warm-up, ${results.settings.duration_s} s measured, load from ${results.settings.load_generator ?? "autocannon"}; the best of ${results.settings.rounds ?? 1} round(s), taken in turn with the server compared${results.settings.sqlite_mmap_size ? `; SQLite memory-mapped (SQLITE_MMAP_SIZE=${results.settings.sqlite_mmap_size}) for ours and the floor` : ""}.`,
+    `Run ${results.date}, commit \`${results.commit}\`, Node ${results.node}, ${results.machine.cpus} × ${results.machine.model}, ${results.machine.memory_gb} GiB; ${results.settings.store}; ${results.settings.connections} connections, no pipelining, ${results.settings.warmup_s} s warm-up, ${results.settings.duration_s} s measured, load from ${results.settings.load_generator ?? "autocannon"}; the best of ${results.settings.rounds ?? 1} round(s), taken in turn with the server compared${results.settings.sqlite_mmap_size ? `; SQLite memory-mapped (SQLITE_MMAP_SIZE=${results.settings.sqlite_mmap_size}) for ours and the floor` : ""}${results.settings.sqlite_files_held_in_memory ? "; the SQLite files held in the page cache (vmtouch -l)" : ""}.`,
     "",
     `| operation | ${results.sizes.map((size) => `req/s at ${sizeLabel(size.documents)}`).join(" | ")} | p50 / p97.5 / p99 ms | floor req/s | ours ÷ floor | largest ÷ smallest |`,
     `|---|${results.sizes.map(() => "---:").join("|")}|---:|---:|---:|---:|`,

@@ -4,6 +4,7 @@ import { cpus, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { generateDataset } from "./generate-dataset.js";
 import { generatePostgresDataset } from "./generate-postgres-dataset.js";
+import { holdInMemory } from "./hold-in-memory.js";
 import { autocannonLoad } from "./load-run.js";
 import { bestOf, type LoadSettings, type Measurement, measure } from "./measure.js";
 import { OPERATION_NAMES, OPERATIONS, type OperationName, READS } from "./operations.js";
@@ -36,6 +37,8 @@ const postgresUrl =
 /** The load generator: autocannon (default), or wrk, which leaves the server more of the cores. */
 const loadGenerator = process.env.BENCH_LOAD ?? "autocannon";
 if (!["autocannon", "wrk"].includes(loadGenerator)) throw new Error("BENCH_LOAD: autocannon or wrk");
+/** Hold the SQLite files in the page cache (vmtouch) while they are measured. */
+const holdData = process.env.BENCH_HOLD_DATA === "1";
 /** Passed to our server and applied by the floor alike. */
 const mmapSizeBytes = Number(process.env.SQLITE_MMAP_SIZE || 0);
 const log = (line: string) => process.stderr.write(`${line}\n`);
@@ -86,6 +89,13 @@ function freshCopyOf(documents: number): string {
   return path;
 }
 
+/** With BENCH_HOLD_DATA=1, the files stay in memory until `release`. */
+async function held(paths: string[]) {
+  if (!holdData) return { release: async () => {} };
+  log(`  holding ${paths.length} file(s) in the page cache (vmtouch -l)`);
+  return holdInMemory(paths);
+}
+
 /** Every size on SQLite, ours and the floor, all running and taking turns. */
 async function measureSizes(): Promise<SizeResult[]> {
   for (const documents of sizes) {
@@ -94,8 +104,9 @@ async function measureSizes(): Promise<SizeResult[]> {
   }
   log(`\nSQLite: service-api and the floor (node:http + better-sqlite3) at each size, in turn`);
   const contenders: Record<string, Contender> = {};
+  const hold = await held(sizes.map(freshCopyOf));
   for (const documents of sizes) {
-    const path = freshCopyOf(documents);
+    const path = `${BENCH}.data/run-${documents}.sqlite`;
     contenders[`ours@${documents}`] = {
       server: await startOurServer(`file:${path}`, ++port, 1, mmapSizeBytes),
       documents,
@@ -113,6 +124,7 @@ async function measureSizes(): Promise<SizeResult[]> {
     peak_rss_mb: contenders[`ours@${documents}`]!.server.peakRssMb().total,
   }));
   await stopAll(contenders);
+  await hold.release();
   log(`  our peak RSS: ${measured.map((size) => `${size.peak_rss_mb} MB at ${size.documents}`).join(", ")}`);
   return measured;
 }
@@ -151,12 +163,14 @@ async function measureCluster() {
   const documents = sizes.at(-1)!;
   log(`\ncluster: ${workers} workers against 1, reads at ${documents} documents, in turn`);
   const path = freshCopyOf(documents);
+  const hold = await held([path]);
   const contenders = {
     one: { server: await startOurServer(`file:${path}`, ++port, 1, mmapSizeBytes), documents },
     many: { server: await startOurServer(`file:${path}`, ++port, workers, mmapSizeBytes), documents },
   };
   const results = await measureInTurn(contenders, READS);
   await stopAll(contenders);
+  await hold.release();
   return { workers, one: results.one, many: results.many };
 }
 
@@ -189,6 +203,7 @@ async function main(): Promise<void> {
       sizes,
       load_generator: loadGenerator,
       sqlite_mmap_size: mmapSizeBytes,
+      sqlite_files_held_in_memory: holdData,
       store: postgresUrl
         ? "SQLite (WAL, on disk), then PostgreSQL on the same machine"
         : "SQLite (WAL, on disk)",
@@ -199,7 +214,7 @@ async function main(): Promise<void> {
     ...(postgres.length > 0 && { postgres }),
   };
   const results: BenchResults = { ...base, ...summarize(base) };
-  const variant = `${loadGenerator === "wrk" ? "-wrk" : ""}${mmapSizeBytes > 0 ? "-mmap" : ""}`;
+  const variant = `${loadGenerator === "wrk" ? "-wrk" : ""}${mmapSizeBytes > 0 ? "-mmap" : ""}${holdData ? "-held" : ""}`;
   const stem = `${BENCH}results/${date}-${commit}${variant}`;
   mkdirSync(`${BENCH}results`, { recursive: true });
   writeFileSync(`${stem}.json`, `${JSON.stringify(results, null, 2)}\n`);

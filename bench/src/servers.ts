@@ -70,6 +70,13 @@ async function waitUntilAnswering(url: string, child: ChildProcess): Promise<voi
   throw new Error(`no answer from ${url}`);
 }
 
+/** Servers still running: stopped when the benchmark exits, however it exits. */
+const running = new Set<ChildProcess>();
+process.once("exit", () => {
+  for (const child of running) child.kill("SIGKILL");
+});
+for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130));
+
 async function start(
   args: string[],
   environment: Record<string, string>,
@@ -80,6 +87,8 @@ async function start(
     env: { PATH: process.env.PATH ?? "", ...environment },
     stdio: ["ignore", "ignore", "inherit"],
   });
+  running.add(child);
+  child.once("exit", () => running.delete(child));
   const url = `http://127.0.0.1:${port}`;
   await waitUntilAnswering(`${url}${probe}`, child);
   return {
