@@ -104,9 +104,10 @@ async function measureSizes(): Promise<SizeResult[]> {
   }
   log(`\nSQLite: service-api and the floor (node:http + better-sqlite3) at each size, in turn`);
   const contenders: Record<string, Contender> = {};
-  const hold = await held(sizes.map(freshCopyOf));
-  for (const documents of sizes) {
-    const path = `${BENCH}.data/run-${documents}.sqlite`;
+  const paths = sizes.map(freshCopyOf);
+  const hold = await held(paths);
+  for (const [index, documents] of sizes.entries()) {
+    const path = paths[index]!;
     contenders[`ours@${documents}`] = {
       server: await startOurServer(`file:${path}`, ++port, 1, mmapSizeBytes),
       documents,

@@ -55,13 +55,14 @@ export function wrkLoad(directory: string): LoadGenerator {
   const script = `${directory}/wrk.lua`;
   writeFileSync(script, SCRIPT);
   const requestFiles = new Map<Operation | undefined, Map<number, string>>();
+  let written = 0;
   /** The requests of an operation at a size, written once per run. */
   const requestsOf = (operation: Operation | undefined, documents: number) => {
     const bySize = requestFiles.get(operation) ?? new Map<number, string>();
     requestFiles.set(operation, bySize);
     let file = bySize.get(documents);
     if (file) return file;
-    file = `${directory}/wrk-requests-${[...requestFiles.values()].reduce((n, m) => n + m.size, 0)}.tsv`;
+    file = `${directory}/wrk-requests-${written++}.tsv`;
     const count = !operation ? 1 : operation.fixed ? 1 : PREPARED_REQUESTS;
     const lines = Array.from({ length: count }, () => {
       const { path, body } = operation ? operation.next(documents) : { path: "/empty", body: undefined };
@@ -88,13 +89,6 @@ export function wrkLoad(directory: string): LoadGenerator {
       },
     );
     const summary = JSON.parse(/^BENCH (.*)$/m.exec(stdout)![1]!);
-    const [user, system] = [
-      ...stdout
-        .trim()
-        .split("\n")
-        .at(-1)!
-        .matchAll(/(\d+)m([\d.]+)s/g),
-    ].map(([, minutes, secondsPart]) => Number(minutes) * 60 + Number(secondsPart));
     return {
       reqPerSecond: summary.requests / (summary.duration_us / 1e6),
       p50Ms: summary.p50_us / 1000,
@@ -104,7 +98,16 @@ export function wrkLoad(directory: string): LoadGenerator {
       non2xx: summary.non_2xx,
       unexpectedStatus: summary.unexpected,
       errors: summary.errors,
-      loadCpuSeconds: (user ?? 0) + (system ?? 0),
+      loadCpuSeconds: childrenCpuSeconds(stdout),
     };
   };
+}
+
+/** The user and system time of the last line of bash's `times` ("0m1.20s 0m0.31s"): its children's. */
+function childrenCpuSeconds(output: string): number {
+  const times = output.trim().split("\n").at(-1) ?? "";
+  return [...times.matchAll(/(\d+)m([\d.]+)s/g)].reduce(
+    (sum, [, minutes, seconds]) => sum + Number(minutes) * 60 + Number(seconds),
+    0,
+  );
 }
