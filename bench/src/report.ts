@@ -135,7 +135,7 @@ export function clusterRoom(one: Measurement, cpus: number): number | undefined 
   return round(cpus / (one.server_cores + one.load_cores));
 }
 
-const sizeLabel = (documents: number) =>
+export const sizeLabel = (documents: number) =>
   documents >= 1_000_000
     ? `${documents / 1_000_000}M`
     : documents >= 1000
@@ -204,52 +204,4 @@ export function markdown(results: BenchResults): string {
     lines.push(`| ${name} | ${target.value} | ${target.goal} | ${target.met ? "yes" : "**no**"} |`);
   }
   return `${lines.join("\n")}\n`;
-}
-
-/** req/s against data size, one line per operation, ours solid and the floor dashed. */
-export function chart(results: BenchResults): string {
-  const width = 720;
-  const height = 360;
-  const left = 70;
-  const bottom = 40;
-  const sizes = results.sizes;
-  const maximum = Math.max(
-    ...sizes.flatMap((size) =>
-      OPERATION_NAMES.flatMap((name) => [size.ours[name].req_per_s, size.floor[name].req_per_s]),
-    ),
-  );
-  const x = (index: number) =>
-    left + (sizes.length === 1 ? 0 : (index * (width - left - 160)) / (sizes.length - 1));
-  const y = (value: number) => height - bottom - (value / maximum) * (height - bottom - 20);
-  const colours = ["#1c64f2", "#e02424", "#057a55", "#9061f9", "#ff8a4c"];
-  const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`,
-    "<title>service-api req/s against data size, with the floor dashed</title>",
-    `<rect width="${width}" height="${height}" fill="white"/>`,
-    `<line x1="${left}" y1="${height - bottom}" x2="${width - 150}" y2="${height - bottom}" stroke="#444"/>`,
-    `<line x1="${left}" y1="20" x2="${left}" y2="${height - bottom}" stroke="#444"/>`,
-    `<text x="10" y="16">req/s (solid: service-api, dashed: floor)</text>`,
-  ];
-  for (const [index, size] of sizes.entries()) {
-    parts.push(
-      `<text x="${x(index) - 10}" y="${height - bottom + 18}">${sizeLabel(size.documents)} docs</text>`,
-    );
-  }
-  for (let tick = 0; tick <= 4; tick++) {
-    const value = Math.round((maximum * tick) / 4);
-    parts.push(`<text x="8" y="${y(value) + 4}">${value}</text>`);
-  }
-  for (const [index, name] of OPERATION_NAMES.entries()) {
-    const colour = colours[index]!;
-    for (const [series, dash] of [
-      ["ours", ""],
-      ["floor", ' stroke-dasharray="5,4"'],
-    ] as const) {
-      const points = sizes.map((size, i) => `${x(i)},${y(size[series][name].req_per_s)}`).join(" ");
-      parts.push(`<polyline points="${points}" fill="none" stroke="${colour}" stroke-width="2"${dash}/>`);
-    }
-    parts.push(`<text x="${width - 145}" y="${40 + index * 18}" fill="${colour}">${name}</text>`);
-  }
-  parts.push("</svg>");
-  return `${parts.join("\n")}\n`;
 }

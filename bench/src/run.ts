@@ -2,6 +2,7 @@ import { execSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
+import { chart } from "./chart.js";
 import { generateDataset } from "./generate-dataset.js";
 import { generatePostgresDataset } from "./generate-postgres-dataset.js";
 import { holdInMemory } from "./hold-in-memory.js";
@@ -10,7 +11,6 @@ import { bestOf, type LoadSettings, type Measurement, measure } from "./measure.
 import { OPERATION_NAMES, OPERATIONS, type OperationName, READS } from "./operations.js";
 import {
   type BenchResults,
-  chart,
   markdown,
   type PostgresSizeResult,
   type SizeResult,
