@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { promisify } from "node:util";
 import type { LoadGenerator } from "./load-run.js";
@@ -52,6 +52,8 @@ end
 
 /** wrk (C, one thread): far less CPU per request than autocannon. Files go to `directory`. */
 export function wrkLoad(directory: string): LoadGenerator {
+  if (spawnSync("wrk", ["-v"]).error)
+    throw new Error("BENCH_LOAD=wrk needs wrk on the PATH (Debian package wrk)");
   const script = `${directory}/wrk.lua`;
   writeFileSync(script, SCRIPT);
   const requestFiles = new Map<Operation | undefined, Map<number, string>>();
