@@ -2,11 +2,11 @@ import { execSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
+import { autocannonLoad } from "./autocannon-load.js";
 import { chart } from "./chart.js";
 import { generateDataset } from "./generate-dataset.js";
 import { generatePostgresDataset } from "./generate-postgres-dataset.js";
 import { holdInMemory } from "./hold-in-memory.js";
-import { autocannonLoad } from "./load-run.js";
 import { bestOf, type LoadSettings, type Measurement, measure } from "./measure.js";
 import { OPERATION_NAMES, OPERATIONS, type OperationName, READS } from "./operations.js";
 import {
@@ -41,6 +41,8 @@ if (!["autocannon", "wrk"].includes(loadGenerator)) throw new Error("BENCH_LOAD:
 const holdData = process.env.BENCH_HOLD_DATA === "1";
 /** Passed to our server and applied by the floor alike. */
 const mmapSizeBytes = Number(process.env.SQLITE_MMAP_SIZE || 0);
+if (!Number.isSafeInteger(mmapSizeBytes) || mmapSizeBytes < 0)
+  throw new Error("SQLITE_MMAP_SIZE: a whole number of bytes ≥ 0");
 const log = (line: string) => process.stderr.write(`${line}\n`);
 let port = 6100;
 
