@@ -1,5 +1,6 @@
 import express, { type Express, Router } from "express";
 import type { DependencyContainer } from "tsyringe";
+import { closeWhileDraining, requireHost } from "./http/connection-rules.js";
 import { errorHandler, unknownRoute } from "./http/error-handler.js";
 import { requestContext } from "./http/request-context.js";
 import { registerConversationVariableRoutes } from "./routes/conversation-variables.js";
@@ -8,7 +9,7 @@ import { registerHealthRoutes } from "./routes/health.js";
 import { registerMetadataFieldRoutes } from "./routes/metadata-fields.js";
 import { registerSiteRoutes } from "./routes/site.js";
 import { registerTagBindingRoutes } from "./routes/tag-bindings.js";
-import { LOGGER } from "./tokens.js";
+import { LIFECYCLE, LOGGER } from "./tokens.js";
 
 /** The five operations' routes over a container, as mounted at `/v1`. */
 export function serviceApiRoutes(container: DependencyContainer): Router {
@@ -21,7 +22,7 @@ export function serviceApiRoutes(container: DependencyContainer): Router {
   return router;
 }
 
-/** The standalone app: `/v1` routes, `/healthz`, and the API's error shape for everything else. */
+/** The standalone app: `/v1` routes, the probes, and the API's error shape for everything else. */
 export function createApp(container: DependencyContainer): Express {
   const logger = container.resolve(LOGGER);
   const app = express();
@@ -29,6 +30,7 @@ export function createApp(container: DependencyContainer): Express {
   app.set("etag", false);
   app.set("query parser", "simple");
   app.use(requestContext(logger));
+  app.use(closeWhileDraining(container.resolve(LIFECYCLE)), requireHost);
   const root = Router();
   registerHealthRoutes(root, container);
   app.use(root);

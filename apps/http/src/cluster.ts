@@ -11,7 +11,11 @@ import { DEMO_SKIPPED, demoBanner, loadDemoKeys } from "./demo-mode.js";
  * share the port, and stops them all on SIGTERM or SIGINT. A worker that dies is replaced.
  */
 export async function runPrimary(config: Config, logger: Logger): Promise<void> {
-  const store = await openStore({ databaseUrl: config.databaseUrl, pool: config.pool });
+  const store = await openStore({
+    databaseUrl: config.databaseUrl,
+    pool: config.pool,
+    sqlite: config.sqlite,
+  });
   let demoKeys: DemoKeys | undefined;
   try {
     demoKeys = config.demo ? await loadDemoKeys(createContainer(config, store, logger)) : undefined;
@@ -41,17 +45,21 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   });
   for (let index = 0; index < config.workers; index++) fork();
 
+  const workers = () =>
+    Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
+  // Each worker drains and stops on its own; a second signal, passed on, ends their drains.
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      logger.info({ signal }, "ending the drain");
+      for (const worker of workers()) worker.process.kill("SIGTERM");
+      return;
+    }
     stopping = true;
-    logger.info({ signal }, "shutting down");
-    const workers = Object.values(cluster.workers ?? {}).filter(
-      (worker): worker is Worker => worker !== undefined,
-    );
-    let running = workers.length;
+    logger.info({ signal, drainMs: config.shutdownDrainMs }, "shutting down");
+    let running = workers().length;
     const done = () => logger.flush(() => process.exit(0));
     if (running === 0) done();
-    for (const worker of workers) {
+    for (const worker of workers()) {
       worker.once("exit", () => {
         running -= 1;
         if (running === 0) {
@@ -62,6 +70,6 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
       worker.process.kill("SIGTERM");
     }
   };
-  process.once("SIGTERM", () => stop("SIGTERM"));
-  process.once("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
 }

@@ -8,10 +8,13 @@ describe("loadConfig", () => {
       host: "0.0.0.0",
       databaseUrl: "file:./data/service-api.sqlite",
       pool: { max: 10, connectionTimeoutMs: 5000, statementTimeoutMs: 15000, idleTimeoutMs: 30000 },
-      sqlite: { mmapSizeBytes: 0 },
+      sqlite: { mmapSizeBytes: 0, busyTimeoutMs: 5000, synchronous: "normal" },
       logLevel: "info",
       filesUrl: "http://localhost:5001",
       shutdownTimeoutMs: 10_000,
+      shutdownDrainMs: 5_000,
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
       demo: true,
       workers: 1,
     });
@@ -33,6 +36,11 @@ describe("loadConfig", () => {
       FILES_URL: "https://files.example.com",
       SHUTDOWN_TIMEOUT_MS: "500",
       SQLITE_MMAP_SIZE: "268435456",
+      SQLITE_BUSY_TIMEOUT_MS: "250",
+      SQLITE_SYNCHRONOUS: "FULL",
+      SHUTDOWN_DRAIN_MS: "15000",
+      HEADERS_TIMEOUT_MS: "2000",
+      REQUEST_TIMEOUT_MS: "4000",
       UNRELATED: "x",
     });
     expect(config).toEqual({
@@ -40,10 +48,13 @@ describe("loadConfig", () => {
       host: "127.0.0.1",
       databaseUrl: "file:/srv/kb.sqlite",
       pool: expect.objectContaining({ max: 10 }),
-      sqlite: { mmapSizeBytes: 268_435_456 },
+      sqlite: { mmapSizeBytes: 268_435_456, busyTimeoutMs: 250, synchronous: "full" },
       logLevel: "warn",
       filesUrl: "https://files.example.com",
       shutdownTimeoutMs: 500,
+      shutdownDrainMs: 15_000,
+      headersTimeoutMs: 2_000,
+      requestTimeoutMs: 4_000,
       demo: true,
       workers: 1,
     });
@@ -53,6 +64,15 @@ describe("loadConfig", () => {
   it("names every invalid variable", () => {
     expect(() => loadConfig({ PORT: "70000", FILES_URL: "not a url" })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: "70000", FILES_URL: "not a url" })).toThrow(/PORT: .*FILES_URL: /);
+  });
+
+  it("refuses a header time-out longer than the request time-out, and an unknown SQLite durability", () => {
+    expect(() => loadConfig({ HEADERS_TIMEOUT_MS: "5000", REQUEST_TIMEOUT_MS: "1000" })).toThrow(
+      /HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS/,
+    );
+    expect(() => loadConfig({ SQLITE_SYNCHRONOUS: "off" })).toThrow(
+      /SQLITE_SYNCHRONOUS: expected normal or full/,
+    );
   });
 
   it("brackets an IPv6 host in the default files URL", () => {

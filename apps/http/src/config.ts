@@ -14,6 +14,9 @@ const environmentSchema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   FILES_URL: z.url().optional(),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
+  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(5_000),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
+  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
   NODE_ENV: z.string().optional(),
   DEMO: z.enum(["auto", "off"]).default("auto"),
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
@@ -32,8 +35,19 @@ export interface Config {
   logLevel: (typeof LOG_LEVELS)[number];
   /** Public base of image icons (`icon_url`); defaults to the server's own address. */
   filesUrl: string;
-  /** How long a shutdown waits for in-flight requests before closing their connections. */
+  /**
+   * After a shutdown's drain: how long open connections may take to finish their requests before
+   * they are closed.
+   */
   shutdownTimeoutMs: number;
+  /**
+   * How long a shutdown keeps answering (with `/readyz` at 503 and every response closing its
+   * connection) before it stops accepting connections: the time a load balancer takes to notice.
+   */
+  shutdownDrainMs: number;
+  /** How long a client may take to send a request's headers, then its whole request (else 408). */
+  headersTimeoutMs: number;
+  requestTimeoutMs: number;
   /**
    * Demo mode: at start, an empty database (or one holding only the demo) gets the demo workspace
    * and fresh demo keys, printed with examples. Off when NODE_ENV=production or DEMO=off.
@@ -59,7 +73,10 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     problems.push(error.message);
   }
   if (!parsed.success || !store) throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
-  const { PORT, HOST, LOG_LEVEL, FILES_URL, SHUTDOWN_TIMEOUT_MS, NODE_ENV, DEMO, WORKERS } = parsed.data;
+  const data = parsed.data;
+  if (data.HEADERS_TIMEOUT_MS > data.REQUEST_TIMEOUT_MS)
+    throw new ConfigError("Invalid configuration: HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS");
+  const { PORT, HOST, LOG_LEVEL, FILES_URL, SHUTDOWN_TIMEOUT_MS, NODE_ENV, DEMO, WORKERS } = data;
   return {
     port: PORT,
     host: HOST,
@@ -69,6 +86,9 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     logLevel: LOG_LEVEL,
     filesUrl: FILES_URL ?? `http://${publicHostOf(HOST)}:${PORT}`,
     shutdownTimeoutMs: SHUTDOWN_TIMEOUT_MS,
+    shutdownDrainMs: data.SHUTDOWN_DRAIN_MS,
+    headersTimeoutMs: data.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: data.REQUEST_TIMEOUT_MS,
     demo: NODE_ENV !== "production" && DEMO !== "off",
     workers: WORKERS,
   };

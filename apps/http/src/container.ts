@@ -29,10 +29,23 @@ import {
   container as rootContainer,
 } from "tsyringe";
 import type { Config } from "./config.js";
+import { ServerLifecycle } from "./lifecycle/server-lifecycle.js";
+import { StoreOutage } from "./observability/store-outage.js";
 import * as tokens from "./tokens.js";
 
+/** What the server follows about itself: the store's outages (its monitor) and its shutdown. */
+export interface ServerState {
+  outage?: StoreOutage;
+  lifecycle?: ServerLifecycle;
+}
+
 /** The composition root: the only place that knows which adapter serves which port. */
-export function createContainer(config: Config, store: Store, logger: Logger): DependencyContainer {
+export function createContainer(
+  config: Config,
+  store: Store,
+  logger: Logger,
+  state: ServerState = {},
+): DependencyContainer {
   const container = rootContainer.createChildContainer();
   const resolve = <T>(token: InjectionToken<T>): T => container.resolve(token);
   /** One instance per container, built on first use by a factory the compiler checks. */
@@ -43,6 +56,8 @@ export function createContainer(config: Config, store: Store, logger: Logger): D
   container.register(tokens.CONFIG, { useValue: config });
   container.register(tokens.LOGGER, { useValue: logger });
   container.register(tokens.STORE, { useValue: store });
+  container.register(tokens.STORE_OUTAGE, { useValue: state.outage ?? new StoreOutage(logger) });
+  container.register(tokens.LIFECYCLE, { useValue: state.lifecycle ?? new ServerLifecycle() });
   single(tokens.CLOCK, () => new SystemClock());
   single(tokens.ID_GENERATOR, () => new RandomUuidGenerator());
   single(tokens.TOKEN_HASHER, () => new Sha256TokenHasher());

@@ -14,8 +14,15 @@ async function main(): Promise<void> {
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
   const running = await startServer(config, logger);
 
+  let stopping = false;
   const stop = (signal: string) => {
-    logger.info({ signal }, "shutting down");
+    if (stopping) {
+      logger.info({ signal }, "ending the drain");
+      running.skipDrain();
+      return;
+    }
+    stopping = true;
+    logger.info({ signal, drainMs: config.shutdownDrainMs }, "shutting down");
     // Logs are written asynchronously: flush them before the process ends.
     const exit = (code: number) => logger.flush(() => process.exit(code));
     running.close().then(
@@ -29,8 +36,8 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.once("SIGTERM", () => stop("SIGTERM"));
-  process.once("SIGINT", () => stop("SIGINT"));
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
 
   logger.info(
     { url: running.url, database: storeKindOf(config.databaseUrl), demo: config.demo },

@@ -6,27 +6,53 @@ import type { DependencyContainer } from "tsyringe";
 import { createApp } from "./app.js";
 import { type Config, publicHostOf } from "./config.js";
 import { createContainer } from "./container.js";
+import { answerClientError } from "./http/client-errors.js";
+import { ServerLifecycle } from "./lifecycle/server-lifecycle.js";
+import { Shutdown } from "./lifecycle/shut-down.js";
+import { StoreOutage } from "./observability/store-outage.js";
 
 export interface RunningServer {
   /** `http://host:port`, with the port actually bound. */
   url: string;
   server: Server;
   container: DependencyContainer;
-  /** Stops accepting, lets in-flight requests finish (up to the shutdown timeout), then closes the database. */
+  /**
+   * Shuts down without losing a request: drains for `shutdownDrainMs`, stops accepting, lets open
+   * connections finish (up to `shutdownTimeoutMs`), then closes the database. Idempotent.
+   */
   close(): Promise<void>;
+  /** Ends a drain under way at once (a second SIGTERM or SIGINT). */
+  skipDrain(): void;
 }
+
+/** How often Node checks connections against the header and request time-outs (its default: 30 s). */
+const TIMEOUT_CHECK_INTERVAL_MS = 1_000;
+/** How long an idle keep-alive connection is kept. */
+const KEEP_ALIVE_TIMEOUT_MS = 5_000;
 
 /** Opens the store `DATABASE_URL` names, applies migrations, and serves the API until `close()`. */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+  const outage = new StoreOutage(logger);
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     pool: config.pool,
     sqlite: config.sqlite,
+    monitor: outage,
   });
-  const container = createContainer(config, store, logger);
-  const app = createApp(container);
-  const server = createServer(app);
-  server.keepAliveTimeout = 5_000;
+  const lifecycle = new ServerLifecycle();
+  const container = createContainer(config, store, logger, { outage, lifecycle });
+  const server = createServer(
+    {
+      headersTimeout: config.headersTimeoutMs,
+      requestTimeout: config.requestTimeoutMs,
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      // Express answers a request without Host, in the API's error shape.
+      requireHostHeader: false,
+    },
+    createApp(container),
+  );
+  server.on("clientError", answerClientError);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
@@ -37,19 +63,19 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     throw error;
   }
   const { port } = server.address() as AddressInfo;
-  const host = publicHostOf(config.host);
+  const shutdown = new Shutdown(server, lifecycle, {
+    drainMs: config.shutdownDrainMs,
+    timeoutMs: config.shutdownTimeoutMs,
+  });
   let closing: Promise<void> | undefined;
-  const close = () => {
-    closing ??= shutDown(server, config.shutdownTimeoutMs).then(() => store.close());
-    return closing;
+  return {
+    url: `http://${publicHostOf(config.host)}:${port}`,
+    server,
+    container,
+    close: () => {
+      closing ??= shutdown.run().then(() => store.close());
+      return closing;
+    },
+    skipDrain: () => shutdown.skipDrain(),
   };
-  return { url: `http://${host}:${port}`, server, container, close };
-}
-
-async function shutDown(server: Server, timeoutMs: number): Promise<void> {
-  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-  server.closeIdleConnections();
-  const timer = setTimeout(() => server.closeAllConnections(), timeoutMs);
-  await closed;
-  clearTimeout(timer);
 }

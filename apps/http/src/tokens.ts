@@ -17,11 +17,15 @@ import type {
 import type { Logger } from "pino";
 import type { InjectionToken } from "tsyringe";
 import type { Config } from "./config.js";
+import type { ServerLifecycle } from "./lifecycle/server-lifecycle.js";
+import type { StoreOutage } from "./observability/store-outage.js";
 
 /** Every dependency of the app, by a typed token: the compiler checks what each resolves to. */
 export const CONFIG: InjectionToken<Config> = Symbol("Config");
 export const LOGGER: InjectionToken<Logger> = Symbol("Logger");
 export const STORE: InjectionToken<Store> = Symbol("Store");
+export const STORE_OUTAGE: InjectionToken<StoreOutage> = Symbol("StoreOutage");
+export const LIFECYCLE: InjectionToken<ServerLifecycle> = Symbol("ServerLifecycle");
 export const CLOCK: InjectionToken<Clock> = Symbol("Clock");
 export const ID_GENERATOR: InjectionToken<IdGenerator> = Symbol("IdGenerator");
 export const TOKEN_HASHER: InjectionToken<TokenHasher> = Symbol("TokenHasher");

@@ -6,3 +6,4 @@ export * from "./migrations/document-counters.js";
 export * from "./migrations/initial-schema.js";
 export * as listingIndexesMigration from "./migrations/listing-indexes.js";
 export type * from "./schema.js";
+export * from "./store-guard.js";

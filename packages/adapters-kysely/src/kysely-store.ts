@@ -1,19 +1,30 @@
-import type { Store } from "@service-api/ports";
+import type { ConnectionCounts, Store } from "@service-api/ports";
 import { type Kysely, sql } from "kysely";
 import { createKyselyRepositories } from "./create-kysely-repositories.js";
 import type { DatabaseSchema } from "./schema.js";
+import { guarded, guardRepositories, type StoreGuard } from "./store-guard.js";
+
+export interface KyselyStoreOptions extends StoreGuard {
+  /** The pool's state, for a driver with a pool. */
+  connections?: () => ConnectionCounts;
+}
 
 /**
  * A store over a kysely instance whose schema is migrated: the repositories, transactions on one
  * connection, a ping, and `close`, which destroys the instance (and its driver's connections).
+ * Failures to reach the database, as `options.isUnavailable` tells them, become `StoreUnavailableError`s.
  */
-export function kyselyStore(db: Kysely<DatabaseSchema>): Store {
+export function kyselyStore(db: Kysely<DatabaseSchema>, options: KyselyStoreOptions): Store {
+  const repositories = (executor: Kysely<DatabaseSchema>) =>
+    guardRepositories(createKyselyRepositories(executor), options);
   return {
-    repositories: createKyselyRepositories(db),
-    transaction: (work) => db.transaction().execute((trx) => work(createKyselyRepositories(trx))),
-    ping: async () => {
-      await sql`select 1`.execute(db);
-    },
+    repositories: repositories(db),
+    transaction: (work) => guarded(options, () => db.transaction().execute((trx) => work(repositories(trx)))),
+    ping: () =>
+      guarded(options, async () => {
+        await sql`select 1`.execute(db);
+      }),
+    ...(options.connections && { connections: options.connections }),
     close: () => db.destroy(),
   };
 }

@@ -1,1 +1,2 @@
 export * from "./open-postgres-store.js";
+export * from "./postgres-unavailability.js";

@@ -1,10 +1,11 @@
 import { type DatabaseSchema, kyselyStore } from "@service-api/adapters-kysely";
-import type { Store } from "@service-api/ports";
+import type { Store, StoreMonitor } from "@service-api/ports";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { Migrator } from "kysely/migration";
 import pg from "pg";
 import { postgresMigrations } from "./migrations/index.js";
 import { postgresTypes } from "./postgres-types.js";
+import { isPostgresUnavailable } from "./postgres-unavailability.js";
 
 /** The pool's bounds. Every instance holds at most `max` connections. */
 export interface PostgresPoolOptions {
@@ -29,8 +30,8 @@ export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database`, with any libpq-style parameters pg understands. */
   databaseUrl: string;
   pool?: Partial<PostgresPoolOptions>;
-  /** Told when the server closes an idle connection; the store itself carries on. */
-  onIdleError?: (error: Error) => void;
+  /** Told of outages, recoveries and dropped connections. */
+  monitor?: StoreMonitor;
 }
 
 /**
@@ -40,7 +41,7 @@ export interface PostgresStoreOptions {
 export async function openPostgresStore({
   databaseUrl,
   pool: bounds = {},
-  onIdleError,
+  monitor,
 }: PostgresStoreOptions): Promise<Store> {
   const { max, connectionTimeoutMs, statementTimeoutMs, idleTimeoutMs } = { ...DEFAULT_POOL, ...bounds };
   const pool = new pg.Pool({
@@ -52,9 +53,12 @@ export async function openPostgresStore({
     application_name: "service-api",
     types: postgresTypes,
   });
-  // An idle connection the server drops (a restart, a failover) must not crash the process: the
-  // pool discards it, and the next query opens another or fails on its own.
-  pool.on("error", (error) => onIdleError?.(error));
+  // A connection the server drops (a restart, a failover, pg_terminate_backend) emits "error" on
+  // its client, in use or not; unheard, that ends the process. The query it ran fails on its own,
+  // and the pool discards the connection when it comes back; an idle one is discarded at once.
+  const connectionLost = (error: Error) => monitor?.connectionLost(error);
+  pool.on("connect", (client) => client.on("error", connectionLost));
+  pool.on("error", () => {});
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   try {
     // Kysely looks for its bookkeeping tables in every schema; name the one we work in.
@@ -70,7 +74,15 @@ export async function openPostgresStore({
     await db.destroy();
     throw error;
   }
-  return kyselyStore(db);
+  return kyselyStore(db, {
+    isUnavailable: isPostgresUnavailable,
+    monitor,
+    connections: () => ({
+      inUse: pool.totalCount - pool.idleCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
+  });
 }
 
 /** Whether a `DATABASE_URL` names a PostgreSQL database. */

@@ -1,2 +1,3 @@
 export * from "./open-sqlite-store.js";
 export * from "./sqlite-location.js";
+export * from "./sqlite-unavailability.js";

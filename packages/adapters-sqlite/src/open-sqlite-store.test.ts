@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { StoreUnavailableError } from "@service-api/domain";
 import { aWorkspace } from "@service-api/ports/testing";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
@@ -57,5 +58,52 @@ describe("openSqliteStore", () => {
       store.repositories.workspaces.saveMember({ id: "m", workspaceId: "no-such-workspace", name: "x" }),
     ).rejects.toThrow(/FOREIGN KEY/);
     await store.close();
+  });
+
+  it("fails a write held up past busyTimeoutMs as unavailable, and tells its monitor", async () => {
+    const path = join(directory, "busy.sqlite");
+    const events: string[] = [];
+    const store = await openSqliteStore({
+      databaseUrl: path,
+      busyTimeoutMs: 100,
+      monitor: {
+        unavailable: (error) => events.push(`unavailable ${(error as { code?: string }).code}`),
+        available: () => events.push("available"),
+        connectionLost: () => events.push("lost"),
+      },
+    });
+    const other = new Database(path);
+    other.exec("begin immediate");
+    const started = Date.now();
+    const failure = await store.repositories.workspaces.save(aWorkspace()).catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(StoreUnavailableError);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+    expect(events).toEqual(["unavailable SQLITE_BUSY"]);
+    other.exec("rollback");
+    other.close();
+    await store.repositories.workspaces.save(aWorkspace());
+    expect(events).toEqual(["unavailable SQLITE_BUSY", "available"]);
+    await store.close();
+  });
+
+  it("sets how commits wait for the disk: normal by default, full on request", async () => {
+    const issued: string[] = [];
+    const pragma = Database.prototype.pragma;
+    Database.prototype.pragma = function (this: Database.Database, source: string, options?: object) {
+      issued.push(source);
+      return pragma.call(this, source, options);
+    } as typeof pragma;
+    try {
+      await (await openSqliteStore({ databaseUrl: join(directory, "normal.sqlite") })).close();
+      await (
+        await openSqliteStore({ databaseUrl: join(directory, "full.sqlite"), synchronous: "full" })
+      ).close();
+    } finally {
+      Database.prototype.pragma = pragma;
+    }
+    expect(issued.filter((source) => source.startsWith("synchronous"))).toEqual([
+      "synchronous = NORMAL",
+      "synchronous = FULL",
+    ]);
   });
 });

@@ -1,20 +1,30 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { type DatabaseSchema, kyselyStore, runCompiledDirectly } from "@service-api/adapters-kysely";
-import type { Store } from "@service-api/ports";
+import type { Store, StoreMonitor } from "@service-api/ports";
 import Database from "better-sqlite3";
 import { Kysely, SqliteDialect } from "kysely";
 import { Migrator } from "kysely/migration";
 import { sqliteDirectExecutor } from "./direct-executor.js";
 import { sqliteMigrations } from "./migrations/index.js";
 import { sqlitePathOf } from "./sqlite-location.js";
+import { isSqliteUnavailable } from "./sqlite-unavailability.js";
 import { withStatementCache } from "./statement-cache.js";
 
 export interface SqliteStoreOptions {
   /** A path or `file:` URL; see {@link sqlitePathOf}. */
   databaseUrl: string;
-  /** How long a write waits for another process's lock before failing, in ms. */
+  /**
+   * How long a write waits for another connection's lock before failing (then a
+   * `StoreUnavailableError`), in ms; default 5000.
+   */
   busyTimeoutMs?: number;
+  /**
+   * When a commit waits for the disk (`PRAGMA synchronous`). `normal`, the default in WAL mode,
+   * loses no committed write when the process crashes, but may lose the last ones on a power cut
+   * or an OS crash; `full` waits for the disk on every commit, so nothing committed is lost then either.
+   */
+  synchronous?: SqliteSynchronous;
   /**
    * Bytes of the file SQLite reads through a memory map instead of read calls (`PRAGMA mmap_size`);
    * 0, the default, maps nothing. SQLite caps it at its build's limit (2 GiB here). Mapped pages
@@ -23,7 +33,12 @@ export interface SqliteStoreOptions {
   mmapSizeBytes?: number;
   /** Called with every statement run, with its parameters: for diagnostics and tests. */
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+  /** Told of outages (a lock held past the busy time-out, I/O errors) and recoveries. */
+  monitor?: StoreMonitor;
 }
+
+export const SQLITE_SYNCHRONOUS = ["normal", "full"] as const;
+export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS)[number];
 
 /**
  * Opens (creating it if needed) the SQLite database, applies pending migrations and returns its
@@ -33,14 +48,16 @@ export async function openSqliteStore({
   databaseUrl,
   busyTimeoutMs = 5000,
   mmapSizeBytes = 0,
+  synchronous = "normal",
   onQuery,
+  monitor,
 }: SqliteStoreOptions): Promise<Store> {
   const path = sqlitePathOf(databaseUrl);
   if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
   const database = new Database(path);
   database.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
   database.pragma("journal_mode = WAL");
-  database.pragma("synchronous = NORMAL");
+  database.pragma(`synchronous = ${synchronous === "full" ? "FULL" : "NORMAL"}`);
   database.pragma("foreign_keys = ON");
   database.pragma(`mmap_size = ${Math.trunc(mmapSizeBytes)}`);
 
@@ -55,7 +72,7 @@ export async function openSqliteStore({
     throw error;
   }
   runCompiledDirectly(db, sqliteDirectExecutor(database, onQuery));
-  return kyselyStore(db);
+  return kyselyStore(db, { isUnavailable: isSqliteUnavailable, monitor });
 }
 
 async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<void> {

@@ -1,3 +1,4 @@
+import { StoreUnavailableError } from "@service-api/domain";
 import { anApiKey, anApp, aWorkspace } from "@service-api/ports/testing";
 import { describe, expect, it } from "vitest";
 import { AuthenticateApiKey, GRANTS_KEPT } from "./authenticate-api-key.js";
@@ -75,6 +76,20 @@ describe("AuthenticateApiKey", () => {
     world.clock.now += 30;
     await authenticate.forWorkspace("ds-good");
     expect((await world.apiKeys.findByTokenHash("hashed:ds-good"))?.lastUsedAt).toBe(first + 60);
+  });
+
+  it("grants access though the store is too busy to record the key's use, but not past other failures", async () => {
+    const { world, workspace, authenticate } = await setup();
+    world.apiKeys.recordUse = async () => {
+      throw new StoreUnavailableError();
+    };
+    expect(await authenticate.forWorkspace("ds-good")).toMatchObject({ workspaceId: workspace.id });
+    world.clock.now += 60;
+    const bug = new Error("not an outage");
+    world.apiKeys.recordUse = async () => {
+      throw bug;
+    };
+    await expect(authenticate.forWorkspace("ds-good")).rejects.toBe(bug);
   });
 
   describe("keeping grants", () => {

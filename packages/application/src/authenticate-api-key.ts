@@ -5,6 +5,7 @@ import {
   apiKeyKindOf,
   ensureAppServesApi,
   ForbiddenError,
+  StoreUnavailableError,
   shouldRecordKeyUse,
   UnauthorizedError,
 } from "@service-api/domain";
@@ -102,11 +103,14 @@ export class AuthenticateApiKey {
     return principal;
   }
 
+  /** Best effort: a store too busy to record the use (a lock held elsewhere) does not fail the request. */
   async #recordUse(key: ApiKey): Promise<void> {
     const now = this.clock.nowSeconds();
     if (!shouldRecordKeyUse(key.lastUsedAt, now)) return;
     key.lastUsedAt = now;
-    await this.apiKeys.recordUse(key.id, now);
+    await this.apiKeys.recordUse(key.id, now).catch((error: unknown) => {
+      if (!(error instanceof StoreUnavailableError)) throw error;
+    });
   }
 
   #keep(tokenHash: string, grant: Grant): void {

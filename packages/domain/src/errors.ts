@@ -6,7 +6,8 @@ export type ErrorCode =
   | "invalid_metadata"
   | "invalid_param"
   | "not_chat_app"
-  | "bad_request";
+  | "bad_request"
+  | "service_unavailable";
 
 /** A failure the caller can act on. Knows nothing of HTTP. */
 export abstract class DomainError extends Error {
@@ -51,4 +52,19 @@ export class NotChatAppError extends DomainError {
 
 export class BadRequestError extends DomainError {
   readonly code = "bad_request";
+}
+
+/** Werkzeug's text for a 503, as Dify answers one. */
+const UNAVAILABLE =
+  "The server is temporarily unable to service your request due to maintenance downtime or capacity problems. Please try again later.";
+
+/**
+ * The store cannot be reached now: down, restarting, refusing or dropping connections, out of
+ * connections, or locked past its wait. Nothing was written; the same request may succeed later.
+ */
+export class StoreUnavailableError extends DomainError {
+  readonly code = "service_unavailable";
+  constructor(options?: { cause?: unknown }) {
+    super(UNAVAILABLE, options);
+  }
 }

@@ -31,5 +31,33 @@ export interface Store {
   transaction<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>;
   /** Whether the store answers; for health checks. */
   ping(): Promise<void>;
+  /** The connections a pooled store holds now; absent for a store without a pool. */
+  connections?(): ConnectionCounts;
   close(): Promise<void>;
+}
+
+/** A connection pool's state at one moment. */
+export interface ConnectionCounts {
+  /** Connections running a statement or a transaction. */
+  inUse: number;
+  /** Open connections waiting for work. */
+  idle: number;
+  /** Requests waiting for a connection. */
+  waiting: number;
+}
+
+/**
+ * Told how the store answers, so that an outage can be reported once rather than per request.
+ * A store calls it from every repository call; each method must return at once and never throw.
+ */
+export interface StoreMonitor {
+  /** A call failed because the store could not be reached; the caller got a `StoreUnavailableError`. */
+  unavailable(error: Error): void;
+  /**
+   * A call completed: the store answers. `startedAt` is when the call began (`performance.now()`),
+   * so that a call begun before an outage, and answered just as it began, does not end it.
+   */
+  available(startedAt: number): void;
+  /** The store dropped a connection that was not in use; the next call opens another. */
+  connectionLost(error: Error): void;
 }

@@ -5,7 +5,7 @@ import {
   type PostgresPoolOptions,
 } from "@service-api/adapters-postgres";
 import { DEFAULT_DATABASE_URL, openSqliteStore, type SqliteStoreOptions } from "@service-api/adapters-sqlite";
-import type { Store } from "@service-api/ports";
+import type { Store, StoreMonitor } from "@service-api/ports";
 
 export type StoreKind = "postgres" | "sqlite";
 
@@ -16,10 +16,12 @@ export interface StoreOptions {
   pool?: Partial<PostgresPoolOptions>;
   /** Tuning, for SQLite. */
   sqlite?: SqliteTuning;
+  /** Told of outages, recoveries and dropped connections. */
+  monitor?: StoreMonitor;
 }
 
 /** What can be tuned of a SQLite store. */
-export type SqliteTuning = Pick<SqliteStoreOptions, "mmapSizeBytes">;
+export type SqliteTuning = Pick<SqliteStoreOptions, "mmapSizeBytes" | "busyTimeoutMs" | "synchronous">;
 
 export { DEFAULT_DATABASE_URL, DEFAULT_POOL, type PostgresPoolOptions };
 
@@ -33,10 +35,11 @@ export function openStore({
   databaseUrl = DEFAULT_DATABASE_URL,
   pool,
   sqlite,
+  monitor,
 }: StoreOptions = {}): Promise<Store> {
   return storeKindOf(databaseUrl) === "postgres"
-    ? openPostgresStore({ databaseUrl, pool })
-    : openSqliteStore({ ...sqlite, databaseUrl });
+    ? openPostgresStore({ databaseUrl, pool, monitor })
+    : openSqliteStore({ ...sqlite, databaseUrl, monitor });
 }
 
 /** A URL safe to log: the password, if any, replaced. */

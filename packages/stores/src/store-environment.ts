@@ -1,5 +1,9 @@
 import { DEFAULT_POOL, type PostgresPoolOptions } from "@service-api/adapters-postgres";
-import { DEFAULT_DATABASE_URL } from "@service-api/adapters-sqlite";
+import {
+  DEFAULT_DATABASE_URL,
+  SQLITE_SYNCHRONOUS,
+  type SqliteSynchronous,
+} from "@service-api/adapters-sqlite";
 import type { SqliteTuning, StoreOptions } from "./open-store.js";
 
 /** The environment variables of the store, with the pool bound each one sets. */
@@ -14,8 +18,9 @@ export class StoreEnvironmentError extends Error {}
 
 /**
  * `DATABASE_URL`, the pool bounds (`DATABASE_POOL_MAX`, `DATABASE_CONNECT_TIMEOUT_MS`,
- * `DATABASE_STATEMENT_TIMEOUT_MS`, `DATABASE_IDLE_TIMEOUT_MS`) and SQLite's `SQLITE_MMAP_SIZE` (bytes)
- * from an environment. Empty means unset.
+ * `DATABASE_STATEMENT_TIMEOUT_MS`, `DATABASE_IDLE_TIMEOUT_MS`) and SQLite's `SQLITE_MMAP_SIZE` (bytes),
+ * `SQLITE_BUSY_TIMEOUT_MS` and `SQLITE_SYNCHRONOUS` (`normal` or `full`) from an environment.
+ * Empty means unset.
  */
 export function storeOptionsFromEnvironment(environment: Record<string, string | undefined>): StoreOptions & {
   databaseUrl: string;
@@ -34,7 +39,14 @@ export function storeOptionsFromEnvironment(environment: Record<string, string |
   const pool = { ...DEFAULT_POOL };
   for (const [variable, bound] of Object.entries(POOL_VARIABLES))
     pool[bound] = wholeNumber(variable, bound === "max" ? 1 : 0, pool[bound]);
-  const sqlite = { mmapSizeBytes: wholeNumber("SQLITE_MMAP_SIZE", 0, 0) };
+  const synchronous = (environment.SQLITE_SYNCHRONOUS || "normal").toLowerCase();
+  if (!(SQLITE_SYNCHRONOUS as readonly string[]).includes(synchronous))
+    problems.push(`SQLITE_SYNCHRONOUS: expected ${SQLITE_SYNCHRONOUS.join(" or ")}`);
+  const sqlite = {
+    mmapSizeBytes: wholeNumber("SQLITE_MMAP_SIZE", 0, 0),
+    busyTimeoutMs: wholeNumber("SQLITE_BUSY_TIMEOUT_MS", 0, 5000),
+    synchronous: synchronous as SqliteSynchronous,
+  };
   if (problems.length > 0) throw new StoreEnvironmentError(problems.join("; "));
   return { databaseUrl: environment.DATABASE_URL || DEFAULT_DATABASE_URL, pool, sqlite };
 }

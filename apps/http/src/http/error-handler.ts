@@ -16,7 +16,14 @@ export function methodNotAllowed(allowed: readonly string[]): RequestHandler {
   };
 }
 
-/** Turns any error into `{status, code, message}`. Unknown errors are logged and answered 500, never echoed. */
+/** How long a client is asked to wait before trying a 503 again, in seconds. */
+export const RETRY_AFTER_SECONDS = 1;
+
+/**
+ * Turns any error into `{status, code, message}`. Unknown errors are logged and answered 500, never
+ * echoed. A 503 (the store cannot be reached) says when to retry and is not logged here: the store
+ * outage logs once when it starts and once when it ends.
+ */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, _req, res, _next) => {
     const body = errorBodyOf(error);
@@ -26,6 +33,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       res.destroy();
       return;
     }
+    if (status === 503) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
     sendJson(res, { status, code, message }, status);
   };
 }

@@ -5,7 +5,9 @@ export type HttpErrorCode =
   | "unsupported_media_type"
   | "request_entity_too_large"
   | "method_not_allowed"
-  | "service_unavailable"
+  | "too_many_requests"
+  | "request_header_fields_too_large"
+  | "request_timeout"
   | "unknown";
 
 /** A failure found at the edge, before any use case runs. */
@@ -28,6 +30,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invalid_param: 400,
   not_chat_app: 400,
   bad_request: 400,
+  service_unavailable: 503,
 };
 
 export interface ErrorBody {

@@ -23,7 +23,14 @@ export async function spawnServer(cwd: string, environment: Record<string, strin
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (turbo's test task does).`);
   const child = spawn(process.execPath, [MAIN], {
     cwd,
-    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", DEMO: "off", ...environment },
+    env: {
+      PATH: process.env.PATH ?? "",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DEMO: "off",
+      SHUTDOWN_DRAIN_MS: "0",
+      ...environment,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines: Record<string, unknown>[] = [];

@@ -28,6 +28,8 @@ export async function startTestServer(environment: Record<string, string> = {}):
     DATABASE_URL: database.databaseUrl,
     DATABASE_POOL_MAX: "4",
     LOG_LEVEL: "info",
+    // Tests that stop a server do not wait for a load balancer; the drain has tests of its own.
+    SHUTDOWN_DRAIN_MS: "0",
     ...environment,
   });
   const chunks: string[] = [];

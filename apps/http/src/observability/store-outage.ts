@@ -1,0 +1,61 @@
+import type { StoreMonitor } from "@service-api/ports";
+import type { Logger } from "pino";
+
+/** What an outage log line says of the error that began it: never a stack, never a connection string. */
+const summary = (error: Error) => ({
+  name: error.name,
+  message: error.message,
+  code: (error as { code?: unknown }).code,
+});
+
+/**
+ * How long the store must go without a failure before a success ends an outage: a store that fails
+ * some calls and answers others (SQLite locked for writes, still read) stays in one outage.
+ */
+export const OUTAGE_SETTLE_MS = 1_000;
+
+/**
+ * Follows whether the store answers. One log line when an outage starts ("store unavailable") and
+ * one when it ends ("store available again", with how long it lasted and how many calls failed),
+ * however many requests fail between the two.
+ */
+export class StoreOutage implements StoreMonitor {
+  #since: number | undefined;
+  #lastFailure = Number.NEGATIVE_INFINITY;
+  #failuresInOutage = 0;
+  /** Calls that failed because the store could not be reached, since start. */
+  failures = 0;
+  /** Idle connections the store dropped, since start. */
+  connectionsLost = 0;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Whether the store is in an outage. */
+  get down(): boolean {
+    return this.#since !== undefined;
+  }
+
+  unavailable(error: Error): void {
+    this.failures += 1;
+    this.#failuresInOutage += 1;
+    this.#lastFailure = this.now();
+    if (this.#since !== undefined) return;
+    this.#since = this.#lastFailure;
+    this.logger.error({ error: summary(error) }, "store unavailable");
+  }
+
+  available(startedAt: number): void {
+    if (this.#since === undefined || startedAt < this.#lastFailure + OUTAGE_SETTLE_MS) return;
+    const outageMs = Math.round(this.now() - this.#since);
+    this.logger.warn({ outageMs, failedCalls: this.#failuresInOutage }, "store available again");
+    this.#since = undefined;
+    this.#failuresInOutage = 0;
+  }
+
+  connectionLost(): void {
+    this.connectionsLost += 1;
+  }
+}

@@ -1,0 +1,248 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sqlitePathOf } from "@service-api/adapters-sqlite";
+import { openStore } from "@service-api/stores";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { type ApiResponse, call } from "./support/http.js";
+import { eventually, keepCalling, sleep } from "./support/load.js";
+import { seedWorkspace } from "./support/seed.js";
+import { type ServerProcess, spawnServer } from "./support/server-process.js";
+import { startTcpProxy } from "./support/tcp-proxy.js";
+import { createTestDatabaseUrl, TEST_STORE, type TestDatabaseUrl } from "./support/test-database.js";
+import { startTestServer, type TestServer } from "./support/test-server.js";
+
+const UNAVAILABLE = {
+  status: 503,
+  code: "service_unavailable",
+  message:
+    "The server is temporarily unable to service your request due to maintenance downtime or capacity problems. Please try again later.",
+};
+
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+afterAll(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A fresh database, seeded, and the paths and keys of its demo data. */
+async function seededDatabase(): Promise<
+  TestDatabaseUrl & { world: Awaited<ReturnType<typeof seedWorkspace>> }
+> {
+  const database = await createTestDatabaseUrl();
+  cleanups.push(database.drop);
+  const store = await openStore({ databaseUrl: database.databaseUrl, pool: { max: 2 } });
+  const world = await seedWorkspace(store.repositories);
+  await store.close();
+  return { ...database, world };
+}
+
+async function spawn(environment: Record<string, string>): Promise<ServerProcess> {
+  const directory = mkdtempSync(join(tmpdir(), "service-api-outage-"));
+  const server = await spawnServer(directory, environment);
+  cleanups.push(async () => {
+    server.child.kill("SIGKILL");
+    await server.exited;
+    rmSync(directory, { recursive: true, force: true });
+  });
+  return server;
+}
+
+/** Every response was a 200 or the API's 503 with Retry-After; none was a 500, none was lost. */
+function expectOnlySuccessesAndUnavailables(responses: ApiResponse[], failures: unknown[]) {
+  expect(failures).toEqual([]);
+  const statuses = new Set(responses.map((response) => response.status));
+  expect([...statuses].filter((status) => status !== 200 && status !== 503)).toEqual([]);
+  for (const response of responses.filter((response) => response.status === 503)) {
+    expect(response.body).toEqual(UNAVAILABLE);
+    expect(response.headers.get("retry-after")).toBe("1");
+  }
+}
+
+const messages = (server: { lines: Record<string, unknown>[] }, msg: string) =>
+  server.lines.filter((line) => line.msg === msg);
+
+describe.runIf(TEST_STORE === "postgres")("PostgreSQL going away under load", () => {
+  it("keeps the process alive when its connections are terminated mid-query, answers 503, and recovers", async () => {
+    const database = await seededDatabase();
+    const { world } = database;
+    const server = await spawn({ DATABASE_URL: database.databaseUrl, DATABASE_POOL_MAX: "4" });
+    const path = `/v1/datasets/${world.dataset.id}/documents/${world.document.id}`;
+    const load = keepCalling(() => call(server.url, "GET", path, { token: world.datasetKey }), 8);
+
+    const admin = new pg.Client({ connectionString: database.databaseUrl });
+    await admin.connect();
+    let terminated = 0;
+    for (let round = 0; round < 8; round++) {
+      await sleep(150);
+      const { rowCount } = await admin.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+          where datname = current_database() and application_name = 'service-api' and pid <> pg_backend_pid()`,
+      );
+      terminated += rowCount ?? 0;
+    }
+    await admin.end();
+    await sleep(300);
+    await load.stop();
+
+    expect(terminated).toBeGreaterThan(0);
+    expect(server.child.exitCode).toBeNull();
+    expectOnlySuccessesAndUnavailables(load.responses, load.failures);
+    // A query that was running when its connection was terminated: the case that ended the process.
+    expect(load.responses.some((response) => response.status === 503)).toBe(true);
+    expect((await call(server.url, "GET", path, { token: world.datasetKey })).status).toBe(200);
+    expect(messages(server, "request failed")).toEqual([]);
+  });
+
+  it("answers 503 while PostgreSQL cannot be reached, logs the outage once, and recovers by itself", async () => {
+    const database = await seededDatabase();
+    const { world } = database;
+    const proxy = await startTcpProxy({
+      host: "127.0.0.1",
+      port: Number(new URL(database.databaseUrl).port || 5432),
+    });
+    cleanups.push(proxy.close);
+    const throughProxy = new URL(database.databaseUrl);
+    throughProxy.host = `127.0.0.1:${proxy.port}`;
+    const server = await spawn({
+      DATABASE_URL: throughProxy.toString(),
+      DATABASE_POOL_MAX: "4",
+      DATABASE_CONNECT_TIMEOUT_MS: "500",
+    });
+    const path = `/v1/datasets/${world.dataset.id}/metadata`;
+    const load = keepCalling(() => call(server.url, "GET", path, { token: world.datasetKey }), 6);
+    await sleep(300);
+
+    await proxy.cut();
+    await eventually(() => messages(server, "store unavailable").length > 0);
+    await sleep(500);
+    const ready = await call(server.url, "GET", "/readyz");
+    expect(ready.status).toBe(503);
+    expect((await call(server.url, "GET", "/healthz")).status).toBe(200);
+
+    await proxy.restore();
+    await eventually(async () => (await call(server.url, "GET", "/readyz")).status === 200);
+    await sleep(300);
+    await load.stop();
+
+    expect(server.child.exitCode).toBeNull();
+    expectOnlySuccessesAndUnavailables(load.responses, load.failures);
+    const refused = load.responses.filter((response) => response.status === 503).length;
+    expect(refused).toBeGreaterThan(5);
+    expect(messages(server, "store unavailable")).toHaveLength(1);
+    const [recovered] = messages(server, "store available again");
+    expect(messages(server, "store available again")).toHaveLength(1);
+    expect(recovered).toMatchObject({ failedCalls: expect.any(Number), outageMs: expect.any(Number) });
+    expect(Number(recovered?.failedCalls)).toBeGreaterThanOrEqual(refused);
+    expect(messages(server, "request failed")).toEqual([]);
+    expect(JSON.stringify(server.lines)).not.toContain(world.datasetKey);
+  });
+});
+
+describe.runIf(TEST_STORE === "postgres")("PostgreSQL out of time", () => {
+  let server: TestServer;
+  let blocker: pg.Client;
+  afterEach(async () => {
+    await blocker?.end().catch(() => {});
+    await server?.stop();
+  });
+
+  /** Holds a lock on the variables from outside, so the server's update waits on it. */
+  async function lockVariables(databaseUrl: string) {
+    blocker = new pg.Client({ connectionString: databaseUrl });
+    await blocker.connect();
+    await blocker.query("begin");
+    await blocker.query("lock table conversation_variables in access exclusive mode");
+    return async () => {
+      await blocker.query("rollback");
+    };
+  }
+
+  it("answers 503 when no connection frees up within DATABASE_CONNECT_TIMEOUT_MS, and writes nothing", async () => {
+    server = await startTestServer({ DATABASE_POOL_MAX: "1", DATABASE_CONNECT_TIMEOUT_MS: "300" });
+    const world = await seedWorkspace(server.store.repositories);
+    const release = await lockVariables(server.databaseUrl);
+    const path = `/v1/conversations/${world.conversation.id}/variables/${world.variable.id}`;
+    const token = world.apps["advanced-chat"].key;
+    const holding = call(server.url, "PUT", path, { token, body: { value: "first", user: "alice" } });
+    await sleep(200);
+    const refused = await call(server.url, "PUT", path, { token, body: { value: "second", user: "alice" } });
+    expect(refused.status).toBe(503);
+    expect(refused.body).toEqual(UNAVAILABLE);
+    await release();
+    expect((await holding).status).toBe(200);
+    const stored = await server.store.repositories.conversations.findVariable(
+      world.conversation.id,
+      world.variable.id,
+    );
+    expect(stored?.value).toBe("first");
+  });
+
+  it("answers 503 when a statement runs past DATABASE_STATEMENT_TIMEOUT_MS, and writes nothing", async () => {
+    server = await startTestServer({ DATABASE_STATEMENT_TIMEOUT_MS: "300" });
+    const world = await seedWorkspace(server.store.repositories);
+    const release = await lockVariables(server.databaseUrl);
+    const path = `/v1/conversations/${world.conversation.id}/variables/${world.variable.id}`;
+    const token = world.apps["advanced-chat"].key;
+    const refused = await call(server.url, "PUT", path, { token, body: { value: "late", user: "alice" } });
+    await release();
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    const stored = await server.store.repositories.conversations.findVariable(
+      world.conversation.id,
+      world.variable.id,
+    );
+    expect(stored?.value).toBe(world.variable.value);
+    expect(
+      (await call(server.url, "PUT", path, { token, body: { value: "now", user: "alice" } })).status,
+    ).toBe(200);
+  });
+});
+
+describe.runIf(TEST_STORE === "sqlite")("SQLite locked by another process", () => {
+  let server: TestServer;
+  afterEach(() => server?.stop());
+
+  it("answers a write 503 once the lock outlasts SQLITE_BUSY_TIMEOUT_MS, keeps reading, and writes after", async () => {
+    server = await startTestServer({ SQLITE_BUSY_TIMEOUT_MS: "200" });
+    const world = await seedWorkspace(server.store.repositories);
+    const other = new Database(sqlitePathOf(server.databaseUrl));
+    other.exec("begin immediate");
+    const path = `/v1/conversations/${world.conversation.id}/variables/${world.variable.id}`;
+    const token = world.apps["advanced-chat"].key;
+    try {
+      const refused = await call(server.url, "PUT", path, {
+        token,
+        body: { value: "blocked", user: "alice" },
+      });
+      expect(refused.status).toBe(503);
+      expect(refused.body).toEqual(UNAVAILABLE);
+      expect(refused.headers.get("retry-after")).toBe("1");
+      const read = await call(server.url, "GET", `/v1/datasets/${world.dataset.id}/metadata`, {
+        token: world.datasetKey,
+      });
+      expect(read.status).toBe(200);
+    } finally {
+      other.exec("rollback");
+      other.close();
+    }
+    const stored = await server.store.repositories.conversations.findVariable(
+      world.conversation.id,
+      world.variable.id,
+    );
+    expect(stored?.value).toBe(world.variable.value);
+    expect(
+      (await call(server.url, "PUT", path, { token, body: { value: "after", user: "alice" } })).status,
+    ).toBe(200);
+    await eventually(async () => {
+      await call(server.url, "GET", "/readyz");
+      return server.logs.some((line) => line.msg === "store available again");
+    });
+    expect(server.logs.filter((line) => line.msg === "store unavailable")).toHaveLength(1);
+    expect(server.logs.filter((line) => line.msg === "store available again")).toHaveLength(1);
+  });
+});

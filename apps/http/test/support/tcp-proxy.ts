@@ -1,0 +1,45 @@
+import { connect, createServer, type Server, type Socket } from "node:net";
+
+/** A TCP proxy in front of a server, which a test can cut (connections dropped, new ones refused) and restore. */
+export interface TcpProxy {
+  port: number;
+  /** Drops every connection through the proxy and refuses new ones. */
+  cut(): Promise<void>;
+  /** Accepts and forwards connections again, on the same port. */
+  restore(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  const sockets = new Set<Socket>();
+  const track = (socket: Socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => socket.destroy());
+    return socket;
+  };
+  const forward = (client: Socket) => {
+    const upstream = track(connect(target.port, target.host));
+    track(client);
+    upstream.on("close", () => client.destroy());
+    client.on("close", () => upstream.destroy());
+    client.pipe(upstream).pipe(client);
+  };
+  let server: Server | undefined;
+  let port = 0;
+  const listen = async () => {
+    const listening = createServer(forward);
+    await new Promise<void>((resolve) => listening.listen(port, "127.0.0.1", resolve));
+    port = (listening.address() as { port: number }).port;
+    server = listening;
+  };
+  const stop = async () => {
+    const closing = server;
+    server = undefined;
+    const closed = closing ? new Promise<void>((resolve) => closing.close(() => resolve())) : undefined;
+    for (const socket of sockets) socket.destroy();
+    await closed;
+  };
+  await listen();
+  return { port, cut: stop, restore: listen, close: stop };
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { isPostgresUnavailable } from "./postgres-unavailability.js";
+
+const withCode = (code: string, message = "failed") => Object.assign(new Error(message), { code });
+
+describe("isPostgresUnavailable", () => {
+  it.each([
+    ["a refused connection", withCode("ECONNREFUSED")],
+    ["a reset connection", withCode("ECONNRESET")],
+    ["both addresses refused", new AggregateError([withCode("ECONNREFUSED"), withCode("ECONNREFUSED")])],
+    [
+      "a terminated backend (57P01)",
+      withCode("57P01", "terminating connection due to administrator command"),
+    ],
+    ["a server starting up (57P03)", withCode("57P03")],
+    ["too many connections (53300)", withCode("53300")],
+    ["a connection failure (08006)", withCode("08006")],
+    ["a statement time-out (57014)", withCode("57014")],
+    ["a deadlock (40P01)", withCode("40P01")],
+    ["a dropped connection", new Error("Connection terminated unexpectedly")],
+    ["a pool out of connections", new Error("timeout exceeded when trying to connect")],
+    ["a broken client", new Error("Client has encountered a connection error and is not queryable")],
+  ])("counts %s", (_name, error) => {
+    expect(isPostgresUnavailable(error)).toBe(true);
+  });
+
+  it.each([
+    ["a unique violation (23505)", withCode("23505")],
+    ["a syntax error (42601)", withCode("42601")],
+    ["a bad byte in text (22021)", withCode("22021")],
+    ["a plain error", new Error("boom")],
+    ["something not an error", "ECONNREFUSED"],
+  ])("does not count %s", (_name, error) => {
+    expect(isPostgresUnavailable(error)).toBe(false);
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * SQLSTATE classes and codes that mean the server cannot serve now, not that the statement is
+ * wrong: connection exceptions (08), insufficient resources (53: too many connections, disk full,
+ * out of memory), a shutdown or restart (57P01–57P03), a statement cancelled by its time-out
+ * (57014), lock and serialization conflicts a retry resolves (40001, 40P01, 55P03), system I/O (58).
+ */
+const UNAVAILABLE_CLASSES = ["08", "53", "58"];
+const UNAVAILABLE_CODES = new Set(["57P01", "57P02", "57P03", "57014", "40001", "40P01", "55P03"]);
+
+/** Socket errors of a connection that could not be made or was dropped. */
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+]);
+
+/** What pg and its pool say, without a code, when a connection is gone or cannot be had in time. */
+const CONNECTION_MESSAGES = [
+  "Connection terminated",
+  "timeout exceeded when trying to connect",
+  "is not queryable",
+  "driver has already been destroyed",
+  "Cannot use a pool after calling end on the pool",
+];
+
+/** Whether a pg error means PostgreSQL cannot be reached now (rather than that the statement failed). */
+export function isPostgresUnavailable(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error instanceof AggregateError && error.errors.some(isPostgresUnavailable)) return true;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === "string") {
+    if (SOCKET_CODES.has(code) || UNAVAILABLE_CODES.has(code)) return true;
+    if (code.length === 5 && UNAVAILABLE_CLASSES.includes(code.slice(0, 2))) return true;
+  }
+  return CONNECTION_MESSAGES.some((message) => error.message.includes(message));
+}
