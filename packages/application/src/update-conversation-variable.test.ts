@@ -69,6 +69,21 @@ describe("UpdateConversationVariable", () => {
     await expect(update.execute(input)).rejects.toMatchObject({ message: "Conversation Not Exists." });
   });
 
+  it("finds no end user for a user string no store can hold, even where one was kept", async () => {
+    const { world, update, input, variable, stored } = await setup();
+    const nul = anEndUser(input.app.id, { sessionId: "ali\u0000ce" });
+    await world.endUsers.save(nul);
+    await world.conversations.save({
+      ...(await world.conversations.findInApp(input.app.id, input.conversationId))!,
+      endUserId: nul.id,
+    });
+    await expect(update.execute({ ...input, user: "ali\u0000ce" })).rejects.toMatchObject({
+      code: "not_found",
+      message: "Conversation Not Exists.",
+    });
+    expect(await stored()).toEqual(variable);
+  });
+
   it("reports a missing variable", async () => {
     const { update, input } = await setup();
     await expect(update.execute({ ...input, variableId: "missing" })).rejects.toMatchObject({

@@ -4,6 +4,7 @@ import {
   type ConversationVariable,
   ensureChatApp,
   ensureVariableUpdate,
+  isStorableText,
   matchVariableType,
   NotFoundError,
   typeMismatchMessage,
@@ -32,7 +33,10 @@ export class UpdateConversationVariable {
     ensureChatApp(input.app);
     const { user, value } = ensureVariableUpdate(input);
 
-    const endUser = await this.endUsers.findBySessionId(input.app.id, user);
+    // A `user` no store can hold (a NUL in it) names no end user; it is not looked up.
+    const endUser = isStorableText(user)
+      ? await this.endUsers.findBySessionId(input.app.id, user)
+      : undefined;
     const conversation = await this.conversations.findInApp(input.app.id, input.conversationId);
     if (!endUser || !conversation || conversation.isDeleted || conversation.endUserId !== endUser.id) {
       throw new NotFoundError("Conversation Not Exists.");

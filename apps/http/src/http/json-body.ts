@@ -1,3 +1,4 @@
+import { MAX_JSON_DEPTH, nestsDeeperThan } from "@service-api/domain";
 import express, { type RequestHandler } from "express";
 import { HttpError, INVALID_JSON } from "./http-error.js";
 
@@ -20,8 +21,20 @@ const requireJsonType: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** A JSON body, checked in the reference's order: media type (415), size (413), syntax (400). */
+/** JSON.parse itself does not recurse; what reads the value later may, so depth is bounded first. */
+const limitDepth: RequestHandler = (req, _res, next) => {
+  if (nestsDeeperThan(req.body, MAX_JSON_DEPTH)) {
+    throw new HttpError(400, "bad_request", `The JSON body nests deeper than ${MAX_JSON_DEPTH} levels.`);
+  }
+  next();
+};
+
+/**
+ * A JSON body, checked in the reference's order: media type (415), size (413), syntax (400), then
+ * nesting (400, deeper than `MAX_JSON_DEPTH`).
+ */
 export const jsonBody: RequestHandler[] = [
   requireJsonType,
   express.json({ limit: BODY_LIMIT, strict: true, type: () => true }),
+  limitDepth,
 ];

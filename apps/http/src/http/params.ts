@@ -3,10 +3,16 @@ import type { z } from "zod";
 
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 
-/** A path id as stored: UUIDs in their canonical lowercase, hyphenated form; anything else as given. */
+/**
+ * What an id that is not a UUID becomes: every stored id is a UUID, so such an id names nothing,
+ * and the empty string is one every store can look up (a NUL, say, is not: PostgreSQL refuses it).
+ */
+export const NO_ID = "";
+
+/** An id from a path or body as stored: a UUID in its canonical lowercase, hyphenated form, else `NO_ID`. */
 export function pathId(value: string | string[] | undefined): string {
   const text = Array.isArray(value) ? (value[0] ?? "") : (value ?? "");
-  if (!UUID.test(text)) return text;
+  if (!UUID.test(text)) return NO_ID;
   const hex = text.replaceAll("-", "").toLowerCase();
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }

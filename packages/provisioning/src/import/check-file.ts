@@ -1,4 +1,10 @@
-import { apiKeyKindOf, matchVariableType, typeMismatchMessage } from "@service-api/domain";
+import {
+  apiKeyKindOf,
+  MAX_JSON_DEPTH,
+  matchVariableType,
+  nestsDeeperThan,
+  typeMismatchMessage,
+} from "@service-api/domain";
 import type { DatasetInput, ImportFile, WorkspaceInput } from "../format/import-file-schema.js";
 import type { ImportIssue } from "../format/issues.js";
 
@@ -45,6 +51,10 @@ export function checkFile(file: ImportFile): ImportIssue[] {
         conversation.variables.forEach((variable, v) => {
           const variableAt = `${conversationAt}.variables[${v}]`;
           names("variable name", variable.name, `${variableAt}.name`);
+          if (nestsDeeperThan(variable.value, MAX_JSON_DEPTH)) {
+            report(`${variableAt}.value`, `nests deeper than ${MAX_JSON_DEPTH} levels`);
+            return;
+          }
           const match = matchVariableType(variable.value_type, variable.value);
           if (!match.matches) {
             report(`${variableAt}.value`, typeMismatchMessage(variable.name, variable.value_type, match.got));
@@ -72,6 +82,14 @@ function checkDataset(
     if (!knowledgeTags.has(tagId))
       report(`${at}.tag_ids[${t}]`, `tag ${tagId} is not a knowledge tag of this workspace`);
   });
+  for (const [path, rule] of [
+    [`${at}.process_rule.rules`, dataset.process_rule?.rules],
+    ...dataset.documents.map(
+      (document, i) => [`${at}.documents[${i}].process_rule.rules`, document.process_rule?.rules] as const,
+    ),
+  ] as const) {
+    if (nestsDeeperThan(rule, MAX_JSON_DEPTH)) report(path, `nests deeper than ${MAX_JSON_DEPTH} levels`);
+  }
   const fieldNames = uniqueness(report);
   dataset.metadata_fields.forEach((field, f) => {
     unique("metadata field", field.id!, `${at}.metadata_fields[${f}]`);

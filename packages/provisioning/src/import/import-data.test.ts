@@ -233,6 +233,49 @@ const BAD_FILES: [string, unknown, { path: string; message: RegExp }][] = [
     },
   ],
   [
+    "a NUL in a name",
+    { version: 1, workspaces: [{ name: "W", tags: [{ name: "bad\u0000tag", type: "knowledge" }] }] },
+    { path: "workspaces[0].tags[0].name", message: /NUL/ },
+  ],
+  [
+    "a lone surrogate in a user",
+    {
+      version: 1,
+      workspaces: [{ name: "W", apps: [{ name: "A", mode: "chat", conversations: [{ user: "\uD800" }] }] }],
+    },
+    { path: "workspaces[0].apps[0].conversations[0].user", message: /lone surrogate/ },
+  ],
+  [
+    "a variable value nested deeper than 64 levels",
+    {
+      version: 1,
+      workspaces: [
+        {
+          name: "W",
+          apps: [
+            {
+              name: "A",
+              mode: "chat",
+              conversations: [
+                {
+                  user: "u",
+                  variables: [
+                    {
+                      name: "n",
+                      value_type: "array[any]",
+                      value: JSON.parse(`${"[".repeat(65)}${"]".repeat(65)}`),
+                    },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    },
+    { path: "workspaces[0].apps[0].conversations[0].variables[0].value", message: /deeper than 64/ },
+  ],
+  [
     "a key of the wrong kind",
     { version: 1, workspaces: [{ name: "W", dataset_api_keys: ["app-abcdefghijklmnopqrstuvwx"] }] },
     { path: "workspaces[0].dataset_api_keys[0]", message: /must start with ds-/ },

@@ -1,6 +1,7 @@
 import type { Clock, IdGenerator, Store, TokenHasher } from "@service-api/ports";
 import { importFileSchema } from "../format/import-file-schema.js";
 import { type ImportIssue, InvalidImportError, pathOf } from "../format/issues.js";
+import { unstorableTextPaths } from "../format/unstorable-text.js";
 import { assignIds } from "./assign-ids.js";
 import { checkFile } from "./check-file.js";
 import { emptySummary, type ImportSummary } from "./import-summary.js";
@@ -25,6 +26,12 @@ export class ImportData {
   ) {}
 
   async execute(content: unknown, onProgress?: (progress: ImportProgress) => void): Promise<ImportSummary> {
+    const unstorable = unstorableTextPaths(content);
+    if (unstorable.length > 0) {
+      throw new InvalidImportError(
+        unstorable.map((path) => ({ path, message: "text with a NUL or a lone surrogate cannot be stored" })),
+      );
+    }
     const parsed = importFileSchema.safeParse(content);
     if (!parsed.success) {
       throw new InvalidImportError(
