@@ -9,7 +9,7 @@ import { registerHealthRoutes } from "./routes/health.js";
 import { registerMetadataFieldRoutes } from "./routes/metadata-fields.js";
 import { registerSiteRoutes } from "./routes/site.js";
 import { registerTagBindingRoutes } from "./routes/tag-bindings.js";
-import { LIFECYCLE, LOGGER } from "./tokens.js";
+import { CONFIG, LIFECYCLE, LOGGER } from "./tokens.js";
 
 /** The five operations' routes over a container, as mounted at `/v1`. */
 export function serviceApiRoutes(container: DependencyContainer): Router {
@@ -29,6 +29,7 @@ export function createApp(container: DependencyContainer): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
+  app.set("trust proxy", container.resolve(CONFIG).trustProxy);
   app.use(requestContext(logger));
   app.use(closeWhileDraining(container.resolve(LIFECYCLE)), requireHost);
   const root = Router();

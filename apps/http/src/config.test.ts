@@ -15,6 +15,12 @@ describe("loadConfig", () => {
       shutdownDrainMs: 5_000,
       headersTimeoutMs: 10_000,
       requestTimeoutMs: 30_000,
+      rateLimits: {
+        perKey: undefined,
+        authFailures: { limit: 100, windowMs: 60_000 },
+        redisUrl: undefined,
+      },
+      trustProxy: false,
       demo: true,
       workers: 1,
     });
@@ -41,6 +47,11 @@ describe("loadConfig", () => {
       SHUTDOWN_DRAIN_MS: "15000",
       HEADERS_TIMEOUT_MS: "2000",
       REQUEST_TIMEOUT_MS: "4000",
+      RATE_LIMIT_PER_KEY: "600",
+      RATE_LIMIT_WINDOW_MS: "1000",
+      AUTH_FAILURE_LIMIT: "0",
+      REDIS_URL: "redis://cache.internal:6379/2",
+      TRUST_PROXY: "10.0.0.0/8, 127.0.0.1",
       UNRELATED: "x",
     });
     expect(config).toEqual({
@@ -55,6 +66,12 @@ describe("loadConfig", () => {
       shutdownDrainMs: 15_000,
       headersTimeoutMs: 2_000,
       requestTimeoutMs: 4_000,
+      rateLimits: {
+        perKey: { limit: 600, windowMs: 1_000 },
+        authFailures: undefined,
+        redisUrl: "redis://cache.internal:6379/2",
+      },
+      trustProxy: "10.0.0.0/8, 127.0.0.1",
       demo: true,
       workers: 1,
     });
@@ -73,6 +90,15 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ SQLITE_SYNCHRONOUS: "off" })).toThrow(
       /SQLITE_SYNCHRONOUS: expected normal or full/,
     );
+  });
+
+  it("reads TRUST_PROXY as Express takes it, and refuses a REDIS_URL that is not Redis's", () => {
+    expect(loadConfig({ TRUST_PROXY: "true" }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: "2" }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: "loopback" }).trustProxy).toBe("loopback");
+    expect(() => loadConfig({ REDIS_URL: "http://cache:6379" })).toThrow(/REDIS_URL: expected a redis:\/\//);
+    expect(() => loadConfig({ RATE_LIMIT_PER_KEY: "0" })).toThrow(/RATE_LIMIT_PER_KEY/);
   });
 
   it("brackets an IPv6 host in the default files URL", () => {

@@ -5,6 +5,7 @@ import {
   storeOptionsFromEnvironment,
 } from "@service-api/stores";
 import { z } from "zod";
+import type { RateLimitSettings } from "./rate-limits/rate-limits.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
@@ -17,6 +18,12 @@ const environmentSchema = z.object({
   SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(5_000),
   HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
   REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
+  RATE_LIMIT_PER_KEY: z.coerce.number().int().min(1).optional(),
+  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
+  AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).default(100),
+  AUTH_FAILURE_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
+  REDIS_URL: z.url({ protocol: /^rediss?$/, error: "expected a redis:// or rediss:// URL" }).optional(),
+  TRUST_PROXY: z.string().optional(),
   NODE_ENV: z.string().optional(),
   DEMO: z.enum(["auto", "off"]).default("auto"),
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
@@ -48,6 +55,13 @@ export interface Config {
   /** How long a client may take to send a request's headers, then its whole request (else 408). */
   headersTimeoutMs: number;
   requestTimeoutMs: number;
+  /** Per key and per client address; counted in Redis (`REDIS_URL`) or the database. */
+  rateLimits: RateLimitSettings;
+  /**
+   * Express's `trust proxy` (`TRUST_PROXY`): which proxies' `X-Forwarded-For` gives the client
+   * address that failed authentication is counted by. Off by default.
+   */
+  trustProxy: boolean | number | string;
   /**
    * Demo mode: at start, an empty database (or one holding only the demo) gets the demo workspace
    * and fresh demo keys, printed with examples. Off when NODE_ENV=production or DEMO=off.
@@ -89,9 +103,26 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     shutdownDrainMs: data.SHUTDOWN_DRAIN_MS,
     headersTimeoutMs: data.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: data.REQUEST_TIMEOUT_MS,
+    rateLimits: {
+      perKey: data.RATE_LIMIT_PER_KEY
+        ? { limit: data.RATE_LIMIT_PER_KEY, windowMs: data.RATE_LIMIT_WINDOW_MS }
+        : undefined,
+      authFailures: data.AUTH_FAILURE_LIMIT
+        ? { limit: data.AUTH_FAILURE_LIMIT, windowMs: data.AUTH_FAILURE_WINDOW_MS }
+        : undefined,
+      redisUrl: data.REDIS_URL,
+    },
+    trustProxy: trustProxyOf(data.TRUST_PROXY),
     demo: NODE_ENV !== "production" && DEMO !== "off",
     workers: WORKERS,
   };
+}
+
+/** `TRUST_PROXY` as Express takes it: `true`/`false`, a number of hops, or addresses and subnets. */
+function trustProxyOf(value: string | undefined): boolean | number | string {
+  if (value === undefined || value === "false") return false;
+  if (value === "true") return true;
+  return /^\d+$/.test(value) ? Number(value) : value;
 }
 
 /** A host a client can use: the loopback name for a wildcard bind, brackets for IPv6. */

@@ -31,12 +31,14 @@ import {
 import type { Config } from "./config.js";
 import { ServerLifecycle } from "./lifecycle/server-lifecycle.js";
 import { StoreOutage } from "./observability/store-outage.js";
+import { NO_RATE_LIMITS, type RateLimits } from "./rate-limits/rate-limits.js";
 import * as tokens from "./tokens.js";
 
-/** What the server follows about itself: the store's outages (its monitor) and its shutdown. */
+/** What the server follows about itself (the store's outages, its shutdown) and the limits it applies. */
 export interface ServerState {
   outage?: StoreOutage;
   lifecycle?: ServerLifecycle;
+  rateLimits?: RateLimits;
 }
 
 /** The composition root: the only place that knows which adapter serves which port. */
@@ -58,6 +60,7 @@ export function createContainer(
   container.register(tokens.STORE, { useValue: store });
   container.register(tokens.STORE_OUTAGE, { useValue: state.outage ?? new StoreOutage(logger) });
   container.register(tokens.LIFECYCLE, { useValue: state.lifecycle ?? new ServerLifecycle() });
+  container.register(tokens.RATE_LIMITS, { useValue: state.rateLimits ?? NO_RATE_LIMITS });
   single(tokens.CLOCK, () => new SystemClock());
   single(tokens.ID_GENERATOR, () => new RandomUuidGenerator());
   single(tokens.TOKEN_HASHER, () => new Sha256TokenHasher());

@@ -10,6 +10,7 @@ import { answerClientError } from "./http/client-errors.js";
 import { ServerLifecycle } from "./lifecycle/server-lifecycle.js";
 import { Shutdown } from "./lifecycle/shut-down.js";
 import { StoreOutage } from "./observability/store-outage.js";
+import { createRateLimits } from "./rate-limits/rate-limits.js";
 
 export interface RunningServer {
   /** `http://host:port`, with the port actually bound. */
@@ -40,7 +41,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     monitor: outage,
   });
   const lifecycle = new ServerLifecycle();
-  const container = createContainer(config, store, logger, { outage, lifecycle });
+  const rateLimits = createRateLimits(config.rateLimits, store.repositories.rateLimits, logger);
+  const container = createContainer(config, store, logger, { outage, lifecycle, rateLimits });
   const server = createServer(
     {
       headersTimeout: config.headersTimeoutMs,
@@ -59,6 +61,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       server.listen(config.port, config.host, () => resolve());
     });
   } catch (error) {
+    await rateLimits.close();
     await store.close();
     throw error;
   }
@@ -73,7 +76,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     server,
     container,
     close: () => {
-      closing ??= shutdown.run().then(() => store.close());
+      closing ??= shutdown
+        .run()
+        .then(() => rateLimits.close())
+        .then(() => store.close());
       return closing;
     },
     skipDrain: () => shutdown.skipDrain(),

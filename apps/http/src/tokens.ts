@@ -19,6 +19,7 @@ import type { InjectionToken } from "tsyringe";
 import type { Config } from "./config.js";
 import type { ServerLifecycle } from "./lifecycle/server-lifecycle.js";
 import type { StoreOutage } from "./observability/store-outage.js";
+import type { RateLimits } from "./rate-limits/rate-limits.js";
 
 /** Every dependency of the app, by a typed token: the compiler checks what each resolves to. */
 export const CONFIG: InjectionToken<Config> = Symbol("Config");
@@ -26,6 +27,7 @@ export const LOGGER: InjectionToken<Logger> = Symbol("Logger");
 export const STORE: InjectionToken<Store> = Symbol("Store");
 export const STORE_OUTAGE: InjectionToken<StoreOutage> = Symbol("StoreOutage");
 export const LIFECYCLE: InjectionToken<ServerLifecycle> = Symbol("ServerLifecycle");
+export const RATE_LIMITS: InjectionToken<RateLimits> = Symbol("RateLimits");
 export const CLOCK: InjectionToken<Clock> = Symbol("Clock");
 export const ID_GENERATOR: InjectionToken<IdGenerator> = Symbol("IdGenerator");
 export const TOKEN_HASHER: InjectionToken<TokenHasher> = Symbol("TokenHasher");

@@ -7,6 +7,7 @@ import { KyselyDatasetRepository } from "./repositories/kysely-dataset-repositor
 import { KyselyDocumentRepository } from "./repositories/kysely-document-repository.js";
 import { KyselyEndUserRepository } from "./repositories/kysely-end-user-repository.js";
 import { KyselyMetadataRepository } from "./repositories/kysely-metadata-repository.js";
+import { KyselyRateLimitRepository } from "./repositories/kysely-rate-limit-repository.js";
 import { KyselyTagRepository } from "./repositories/kysely-tag-repository.js";
 import { KyselyWorkspaceRepository } from "./repositories/kysely-workspace-repository.js";
 import type { DatabaseSchema } from "./schema.js";
@@ -22,5 +23,6 @@ export function createKyselyRepositories(db: Kysely<DatabaseSchema>): Repositori
     apps: new KyselyAppRepository(db),
     endUsers: new KyselyEndUserRepository(db),
     conversations: new KyselyConversationRepository(db),
+    rateLimits: new KyselyRateLimitRepository(db),
   };
 }

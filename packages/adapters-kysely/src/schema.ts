@@ -187,6 +187,14 @@ export interface ConversationVariableTable {
   updated_at: number;
 }
 
+/** Migration 0005: one rate limit window per key. */
+export interface RateLimitCounterTable {
+  key: string;
+  hits: number;
+  /** Unix milliseconds. */
+  reset_at: number;
+}
+
 export interface DatabaseSchema {
   workspaces: WorkspaceTable;
   members: MemberTable;
@@ -205,4 +213,5 @@ export interface DatabaseSchema {
   end_users: EndUserTable;
   conversations: ConversationTable;
   conversation_variables: ConversationVariableTable;
+  rate_limit_counters: RateLimitCounterTable;
 }

@@ -25,14 +25,15 @@ async function setup() {
 describe("AuthenticateApiKey", () => {
   it("grants an app key its app", async () => {
     const { authenticate, app } = await setup();
-    expect(await authenticate.forApp("app-good")).toEqual({ kind: "app", app });
+    expect(await authenticate.forApp("app-good")).toEqual({ kind: "app", app, keyId: expect.any(String) });
   });
 
   it("grants a knowledge key its workspace", async () => {
-    const { authenticate, workspace } = await setup();
+    const { authenticate, workspace, world } = await setup();
     expect(await authenticate.forWorkspace("ds-good")).toEqual({
       kind: "dataset",
       workspaceId: workspace.id,
+      keyId: (await world.apiKeys.findByTokenHash("hashed:ds-good"))?.id,
     });
   });
 
@@ -119,7 +120,7 @@ describe("AuthenticateApiKey", () => {
       const { world, app, authenticate } = await setup();
       const reads = countReads(world);
       for (let i = 0; i < 3; i++) {
-        expect(await authenticate.forApp("app-good")).toEqual({ kind: "app", app });
+        expect(await authenticate.forApp("app-good")).toEqual({ kind: "app", app, keyId: expect.any(String) });
         await authenticate.forWorkspace("ds-good");
       }
       expect(reads).toEqual({ keys: 2, apps: 1, workspaces: 2 });

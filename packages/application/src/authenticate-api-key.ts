@@ -17,16 +17,18 @@ import type {
   WorkspaceRepository,
 } from "@service-api/ports";
 
-/** What an app key grants: one app, in service. */
+/** What an app key grants: one app, in service. `keyId` names the key (for limits per key). */
 export interface AppPrincipal {
   kind: "app";
   app: App;
+  keyId: string;
 }
 
 /** What a knowledge key grants: every dataset of one workspace. */
 export interface WorkspacePrincipal {
   kind: "dataset";
   workspaceId: string;
+  keyId: string;
 }
 
 const INVALID_TOKEN = "Access token is invalid";
@@ -67,7 +69,7 @@ export class AuthenticateApiKey {
       if (key.kind !== "app") throw new UnauthorizedError(INVALID_TOKEN);
       const app = await this.apps.findById(key.appId);
       const workspace = app && (await this.workspaces.findById(app.workspaceId));
-      return { kind: "app", app: ensureAppServesApi(app, workspace) };
+      return { kind: "app", app: ensureAppServesApi(app, workspace), keyId: key.id };
     })) as AppPrincipal;
   }
 
@@ -75,7 +77,7 @@ export class AuthenticateApiKey {
     return (await this.#authenticate(token, "dataset", async (key) => {
       const workspace = await this.workspaces.findById(key.workspaceId);
       if (workspace?.status !== "normal") throw new ForbiddenError("The workspace is archived.");
-      return { kind: "dataset", workspaceId: key.workspaceId };
+      return { kind: "dataset", workspaceId: key.workspaceId, keyId: key.id };
     })) as WorkspacePrincipal;
   }
 

@@ -5,6 +5,7 @@ export type * from "./dataset-repository.js";
 export type * from "./document-repository.js";
 export type * from "./end-user-repository.js";
 export type * from "./metadata-repository.js";
+export type * from "./rate-limit-repository.js";
 export type * from "./repositories.js";
 export type * from "./runtime.js";
 export type * from "./tag-repository.js";

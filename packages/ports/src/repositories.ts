@@ -5,6 +5,7 @@ import type { DatasetRepository } from "./dataset-repository.js";
 import type { DocumentRepository } from "./document-repository.js";
 import type { EndUserRepository } from "./end-user-repository.js";
 import type { MetadataRepository } from "./metadata-repository.js";
+import type { RateLimitRepository } from "./rate-limit-repository.js";
 import type { TagRepository } from "./tag-repository.js";
 import type { WorkspaceRepository } from "./workspace-repository.js";
 
@@ -19,6 +20,7 @@ export interface Repositories {
   apps: AppRepository;
   endUsers: EndUserRepository;
   conversations: ConversationRepository;
+  rateLimits: RateLimitRepository;
 }
 
 /** A store that is open, and how to close it. */

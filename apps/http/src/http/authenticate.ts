@@ -1,6 +1,8 @@
-import type { AppPrincipal, AuthenticateApiKey, WorkspacePrincipal } from "@service-api/application";
+import type { AppPrincipal, WorkspacePrincipal } from "@service-api/application";
 import { UnauthorizedError } from "@service-api/domain";
-import type { Request, RequestHandler, Response } from "express";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { DependencyContainer } from "tsyringe";
+import { AUTHENTICATE_API_KEY, RATE_LIMITS } from "../tokens.js";
 
 /** The bearer token of a request, or a 401 with Dify's messages. The scheme is case-insensitive. */
 export function bearerToken(req: Request): string {
@@ -13,30 +15,56 @@ export function bearerToken(req: Request): string {
   return token;
 }
 
-/** Requires an app key; the app it grants is then `appOf(res)`. */
-export function requireAppKey(authenticate: AuthenticateApiKey): RequestHandler {
-  return async (req, res, next) => {
-    res.locals.principal = await authenticate.forApp(bearerToken(req));
-    next();
+type Principal = AppPrincipal | WorkspacePrincipal;
+
+/**
+ * Authentication with the rate limits around it: an address over its limit of failures is refused
+ * first, a failure is counted, and a request with an accepted key counts against the key's limit.
+ */
+function requireKey(
+  container: DependencyContainer,
+  grant: (token: string) => Promise<Principal>,
+): RequestHandler {
+  const { perKey, authFailures } = container.resolve(RATE_LIMITS);
+  const authenticated = async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+    try {
+      res.locals.principal = await grant(bearerToken(req));
+    } catch (error) {
+      if (authFailures && error instanceof UnauthorizedError)
+        return authFailures.failed(req, res, error, next);
+      throw error;
+    }
+    if (perKey) await perKey(req, res, next);
+    else next();
   };
+  if (!authFailures) return authenticated;
+  return (req, res, next) =>
+    authFailures.gate(req, res, (error?: unknown) => {
+      if (error) return next(error);
+      authenticated(req, res, next).catch(next);
+    });
+}
+
+/** Requires an app key; the app it grants is then `appOf(res)`. */
+export function requireAppKey(container: DependencyContainer): RequestHandler {
+  const authenticate = container.resolve(AUTHENTICATE_API_KEY);
+  return requireKey(container, (token) => authenticate.forApp(token));
 }
 
 /** Requires a knowledge key; the workspace it grants is then `workspaceOf(res)`. */
-export function requireDatasetKey(authenticate: AuthenticateApiKey): RequestHandler {
-  return async (req, res, next) => {
-    res.locals.principal = await authenticate.forWorkspace(bearerToken(req));
-    next();
-  };
+export function requireDatasetKey(container: DependencyContainer): RequestHandler {
+  const authenticate = container.resolve(AUTHENTICATE_API_KEY);
+  return requireKey(container, (token) => authenticate.forWorkspace(token));
 }
 
 export function appOf(res: Response): AppPrincipal["app"] {
-  const principal = res.locals.principal as AppPrincipal | WorkspacePrincipal | undefined;
+  const principal = res.locals.principal as Principal | undefined;
   if (principal?.kind !== "app") throw new Error("Route is missing requireAppKey");
   return principal.app;
 }
 
 export function workspaceOf(res: Response): string {
-  const principal = res.locals.principal as AppPrincipal | WorkspacePrincipal | undefined;
+  const principal = res.locals.principal as Principal | undefined;
   if (principal?.kind !== "dataset") throw new Error("Route is missing requireDatasetKey");
   return principal.workspaceId;
 }

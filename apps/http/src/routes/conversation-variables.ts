@@ -7,7 +7,7 @@ import { jsonBody } from "../http/json-body.js";
 import { parseBody, pathId } from "../http/params.js";
 import { sendJson } from "../http/send-json.js";
 import { presentConversationVariable } from "../presenters/conversation-variable-presenter.js";
-import { AUTHENTICATE_API_KEY, UPDATE_CONVERSATION_VARIABLE } from "../tokens.js";
+import { UPDATE_CONVERSATION_VARIABLE } from "../tokens.js";
 
 /** Only the shape is checked here; the use case checks `user` and `value` after the app mode. */
 const updateBody = z.object(
@@ -20,7 +20,7 @@ export function registerConversationVariableRoutes(router: Router, container: De
   const updateVariable = container.resolve(UPDATE_CONVERSATION_VARIABLE);
   router
     .route("/conversations/:conversation_id/variables/:variable_id")
-    .put(requireAppKey(container.resolve(AUTHENTICATE_API_KEY)), ...jsonBody, async (req, res) => {
+    .put(requireAppKey(container), ...jsonBody, async (req, res) => {
       const { value, user } = parseBody(updateBody, req.body);
       const variable = await updateVariable.execute({
         app: appOf(res),

@@ -5,7 +5,7 @@ import { requireDatasetKey, workspaceOf } from "../http/authenticate.js";
 import { methodNotAllowed } from "../http/error-handler.js";
 import { jsonBody } from "../http/json-body.js";
 import { parseBody, pathId } from "../http/params.js";
-import { AUTHENTICATE_API_KEY, BIND_TAGS_TO_DATASET } from "../tokens.js";
+import { BIND_TAGS_TO_DATASET } from "../tokens.js";
 
 export const tagBindingBody = z.object({
   tag_ids: z.array(z.string()).min(1),
@@ -17,7 +17,7 @@ export function registerTagBindingRoutes(router: Router, container: DependencyCo
   const bindTags = container.resolve(BIND_TAGS_TO_DATASET);
   router
     .route("/datasets/tags/binding")
-    .post(requireDatasetKey(container.resolve(AUTHENTICATE_API_KEY)), ...jsonBody, async (req, res) => {
+    .post(requireDatasetKey(container), ...jsonBody, async (req, res) => {
       const body = parseBody(tagBindingBody, req.body);
       await bindTags.execute({
         workspaceId: workspaceOf(res),

@@ -55,7 +55,10 @@ export async function startTestServer(environment: Record<string, string> = {}):
     },
     logText,
     async stop() {
-      await running.close();
+      // Tests stop without waiting for their own idle keep-alive connections to time out.
+      const closing = running.close();
+      running.server.closeIdleConnections();
+      await closing;
       await store.close();
       await database.drop();
     },

@@ -1,4 +1,4 @@
-import { listingIndexesMigration } from "@service-api/adapters-kysely";
+import { listingIndexesMigration, rateLimitCountersMigration } from "@service-api/adapters-kysely";
 import type { Migration, MigrationProvider } from "kysely/migration";
 import * as initialSchema from "./0001-initial-schema.js";
 import * as documentCounters from "./0003-document-counters.js";
@@ -10,6 +10,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0002-listing-indexes": listingIndexesMigration,
   "0003-document-counters": documentCounters,
   "0004-access-revision": accessRevision,
+  "0005-rate-limit-counters": rateLimitCountersMigration,
 };
 
 export const postgresMigrations: MigrationProvider = {

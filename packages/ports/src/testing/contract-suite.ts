@@ -5,6 +5,7 @@ import { describeDatasetRepositoryContract } from "./contracts/dataset-repositor
 import { describeDocumentRepositoryContract } from "./contracts/document-repository.contract.js";
 import { describeEndUserRepositoryContract } from "./contracts/end-user-repository.contract.js";
 import { describeMetadataRepositoryContract } from "./contracts/metadata-repository.contract.js";
+import { describeRateLimitRepositoryContract } from "./contracts/rate-limit-repository.contract.js";
 import { describeStoreTransactionContract } from "./contracts/store.contract.js";
 import { describeTagRepositoryContract } from "./contracts/tag-repository.contract.js";
 import type { OpenStore } from "./contracts/use-store.js";
@@ -21,5 +22,6 @@ export function describeStoreContract(openStore: OpenStore): void {
   describeAppRepositoryContract(openStore);
   describeEndUserRepositoryContract(openStore);
   describeConversationRepositoryContract(openStore);
+  describeRateLimitRepositoryContract(openStore);
   describeStoreTransactionContract(openStore);
 }

@@ -7,6 +7,7 @@ import { InMemoryDatasetRepository } from "./in-memory-dataset-repository.js";
 import { InMemoryDocumentRepository } from "./in-memory-document-repository.js";
 import { InMemoryEndUserRepository } from "./in-memory-end-user-repository.js";
 import { InMemoryMetadataRepository } from "./in-memory-metadata-repository.js";
+import { InMemoryRateLimitRepository } from "./in-memory-rate-limit-repository.js";
 import { InMemoryTagRepository } from "./in-memory-tag-repository.js";
 import { InMemoryWorkspaceRepository } from "./in-memory-workspace-repository.js";
 import type { Snapshotting } from "./snapshotting.js";
@@ -28,6 +29,7 @@ export function createInMemoryStore(): Store {
     apps: new InMemoryAppRepository(access),
     endUsers: new InMemoryEndUserRepository(),
     conversations: new InMemoryConversationRepository(),
+    rateLimits: new InMemoryRateLimitRepository(),
   } satisfies Repositories & Record<string, Snapshotting>;
   const all = Object.values(repositories);
   return {
