@@ -2,9 +2,11 @@ import cluster, { type Worker } from "node:cluster";
 import type { DemoKeys } from "@service-api/provisioning";
 import { openStore } from "@service-api/stores";
 import type { Logger } from "pino";
+import { AggregatorRegistry } from "prom-client";
 import type { Config } from "./config.js";
 import { createContainer } from "./container.js";
 import { DEMO_SKIPPED, demoBanner, loadDemoKeys } from "./demo-mode.js";
+import { type MetricsServer, startMetricsServer } from "./observability/metrics-server.js";
 
 /**
  * The primary of `WORKERS` > 1: migrates (and loads the demo) once, then forks the workers, which
@@ -24,6 +26,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     await store.close();
   }
 
+  const metricsServer = config.metrics && (await serveClusterMetrics(config.metrics, logger));
   let stopping = false;
   const fork = (): Worker => cluster.fork({ DEMO: "off", WORKERS: "1" });
   cluster.on("exit", (worker, code, signal) => {
@@ -57,7 +60,10 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     stopping = true;
     logger.info({ signal, drainMs: config.shutdownDrainMs }, "shutting down");
     let running = workers().length;
-    const done = () => logger.flush(() => process.exit(0));
+    const done = () => {
+      void metricsServer?.close();
+      logger.flush(() => process.exit(0));
+    };
     if (running === 0) done();
     for (const worker of workers()) {
       worker.once("exit", () => {
@@ -72,4 +78,23 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+}
+
+/** Every worker's metrics on one listener, summed (the store outage gauge: the highest). */
+async function serveClusterMetrics(
+  { port, host }: { port: number; host: string },
+  logger: Logger,
+): Promise<MetricsServer> {
+  const aggregator = new AggregatorRegistry();
+  const server = await startMetricsServer(
+    port,
+    host,
+    async () => ({
+      contentType: aggregator.contentType,
+      body: await aggregator.clusterMetrics(),
+    }),
+    (error) => logger.error({ err: error }, "metrics scrape failed"),
+  );
+  logger.info({ url: server.url }, "metrics listening");
+  return server;
 }

@@ -21,6 +21,7 @@ describe("loadConfig", () => {
         redisUrl: undefined,
       },
       trustProxy: false,
+      metrics: undefined,
       demo: true,
       workers: 1,
     });
@@ -52,6 +53,7 @@ describe("loadConfig", () => {
       AUTH_FAILURE_LIMIT: "0",
       REDIS_URL: "redis://cache.internal:6379/2",
       TRUST_PROXY: "10.0.0.0/8, 127.0.0.1",
+      METRICS_PORT: "9464",
       UNRELATED: "x",
     });
     expect(config).toEqual({
@@ -72,6 +74,7 @@ describe("loadConfig", () => {
         redisUrl: "redis://cache.internal:6379/2",
       },
       trustProxy: "10.0.0.0/8, 127.0.0.1",
+      metrics: { port: 9464, host: "127.0.0.1" },
       demo: true,
       workers: 1,
     });

@@ -24,6 +24,8 @@ const environmentSchema = z.object({
   AUTH_FAILURE_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: "expected a redis:// or rediss:// URL" }).optional(),
   TRUST_PROXY: z.string().optional(),
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  METRICS_HOST: z.string().min(1).optional(),
   NODE_ENV: z.string().optional(),
   DEMO: z.enum(["auto", "off"]).default("auto"),
   WORKERS: z.coerce.number().int().min(1).max(64).default(1),
@@ -62,6 +64,8 @@ export interface Config {
    * address that failed authentication is counted by. Off by default.
    */
   trustProxy: boolean | number | string;
+  /** Where Prometheus metrics are served (`METRICS_PORT`, `METRICS_HOST`); absent: not at all. */
+  metrics: { port: number; host: string } | undefined;
   /**
    * Demo mode: at start, an empty database (or one holding only the demo) gets the demo workspace
    * and fresh demo keys, printed with examples. Off when NODE_ENV=production or DEMO=off.
@@ -113,6 +117,10 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
       redisUrl: data.REDIS_URL,
     },
     trustProxy: trustProxyOf(data.TRUST_PROXY),
+    metrics:
+      data.METRICS_PORT === undefined
+        ? undefined
+        : { port: data.METRICS_PORT, host: data.METRICS_HOST ?? HOST },
     demo: NODE_ENV !== "production" && DEMO !== "off",
     workers: WORKERS,
   };

@@ -43,6 +43,7 @@ async function main(): Promise<void> {
     { url: running.url, database: storeKindOf(config.databaseUrl), demo: config.demo },
     "listening",
   );
+  if (running.metricsUrl) logger.info({ url: running.metricsUrl }, "metrics listening");
   if (!config.demo) return;
   const keys = await loadDemoKeys(running.container);
   if (keys) process.stderr.write(demoBanner(running.url, keys));

@@ -1,7 +1,9 @@
+import cluster from "node:cluster";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { openStore } from "@service-api/stores";
 import type { Logger } from "pino";
+import { AggregatorRegistry } from "prom-client";
 import type { DependencyContainer } from "tsyringe";
 import { createApp } from "./app.js";
 import { type Config, publicHostOf } from "./config.js";
@@ -9,12 +11,17 @@ import { createContainer } from "./container.js";
 import { answerClientError } from "./http/client-errors.js";
 import { ServerLifecycle } from "./lifecycle/server-lifecycle.js";
 import { Shutdown } from "./lifecycle/shut-down.js";
+import { ServerMetrics } from "./observability/metrics.js";
+import { type MetricsServer, startMetricsServer } from "./observability/metrics-server.js";
 import { StoreOutage } from "./observability/store-outage.js";
 import { createRateLimits } from "./rate-limits/rate-limits.js";
+import { AUTHENTICATE_API_KEY, METRICS } from "./tokens.js";
 
 export interface RunningServer {
   /** `http://host:port`, with the port actually bound. */
   url: string;
+  /** Where metrics are served, when `METRICS_PORT` is set (and this is not a cluster worker). */
+  metricsUrl: string | undefined;
   server: Server;
   container: DependencyContainer;
   /**
@@ -41,8 +48,15 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     monitor: outage,
   });
   const lifecycle = new ServerLifecycle();
-  const rateLimits = createRateLimits(config.rateLimits, store.repositories.rateLimits, logger);
+  let metrics: ServerMetrics | undefined;
+  const rateLimits = createRateLimits(config.rateLimits, store.repositories.rateLimits, logger, (limit) =>
+    metrics?.rateLimited(limit),
+  );
   const container = createContainer(config, store, logger, { outage, lifecycle, rateLimits });
+  if (config.metrics) {
+    metrics = new ServerMetrics({ store, outage, authenticate: container.resolve(AUTHENTICATE_API_KEY) });
+    container.register(METRICS, { useValue: metrics });
+  }
   const server = createServer(
     {
       headersTimeout: config.headersTimeoutMs,
@@ -55,12 +69,15 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     createApp(container),
   );
   server.on("clientError", answerClientError);
+  let metricsServer: MetricsServer | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(config.port, config.host, () => resolve());
     });
+    metricsServer = metrics && (await serveMetrics(config, metrics, logger));
   } catch (error) {
+    server.close();
     await rateLimits.close();
     await store.close();
     throw error;
@@ -73,15 +90,44 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   let closing: Promise<void> | undefined;
   return {
     url: `http://${publicHostOf(config.host)}:${port}`,
+    metricsUrl: metricsServer?.url,
     server,
     container,
     close: () => {
       closing ??= shutdown
         .run()
+        .then(() => metricsServer?.close())
         .then(() => rateLimits.close())
         .then(() => store.close());
       return closing;
     },
     skipDrain: () => shutdown.skipDrain(),
   };
+}
+
+/**
+ * Serves this process's metrics on `METRICS_PORT`. A worker of `WORKERS=n` serves none: the primary
+ * serves every worker's, summed, and asks each for its registry.
+ */
+async function serveMetrics(
+  config: Config,
+  metrics: ServerMetrics,
+  logger: Logger,
+): Promise<MetricsServer | undefined> {
+  if (cluster.isWorker) {
+    AggregatorRegistry.setRegistries([metrics.registry]);
+    // Constructing one is what makes a worker answer the primary's requests for its metrics.
+    new AggregatorRegistry();
+    return undefined;
+  }
+  const { port, host } = config.metrics!;
+  return startMetricsServer(
+    port,
+    host,
+    async () => ({
+      contentType: metrics.registry.contentType,
+      body: await metrics.registry.metrics(),
+    }),
+    (error) => logger.error({ err: error }, "metrics scrape failed"),
+  );
 }

@@ -18,6 +18,7 @@ import type { Logger } from "pino";
 import type { InjectionToken } from "tsyringe";
 import type { Config } from "./config.js";
 import type { ServerLifecycle } from "./lifecycle/server-lifecycle.js";
+import type { ServerMetrics } from "./observability/metrics.js";
 import type { StoreOutage } from "./observability/store-outage.js";
 import type { RateLimits } from "./rate-limits/rate-limits.js";
 
@@ -28,6 +29,7 @@ export const STORE: InjectionToken<Store> = Symbol("Store");
 export const STORE_OUTAGE: InjectionToken<StoreOutage> = Symbol("StoreOutage");
 export const LIFECYCLE: InjectionToken<ServerLifecycle> = Symbol("ServerLifecycle");
 export const RATE_LIMITS: InjectionToken<RateLimits> = Symbol("RateLimits");
+export const METRICS: InjectionToken<ServerMetrics> = Symbol("ServerMetrics");
 export const CLOCK: InjectionToken<Clock> = Symbol("Clock");
 export const ID_GENERATOR: InjectionToken<IdGenerator> = Symbol("IdGenerator");
 export const TOKEN_HASHER: InjectionToken<TokenHasher> = Symbol("TokenHasher");

@@ -120,10 +120,15 @@ describe("AuthenticateApiKey", () => {
       const { world, app, authenticate } = await setup();
       const reads = countReads(world);
       for (let i = 0; i < 3; i++) {
-        expect(await authenticate.forApp("app-good")).toEqual({ kind: "app", app, keyId: expect.any(String) });
+        expect(await authenticate.forApp("app-good")).toEqual({
+          kind: "app",
+          app,
+          keyId: expect.any(String),
+        });
         await authenticate.forWorkspace("ds-good");
       }
       expect(reads).toEqual({ keys: 2, apps: 1, workspaces: 2 });
+      expect(authenticate.grantLookups).toEqual({ kept: 4, read: 2 });
     });
 
     it("sees a deleted key, a changed app and an archived workspace at the next request", async () => {

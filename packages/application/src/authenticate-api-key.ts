@@ -55,6 +55,8 @@ interface Grant {
  */
 export class AuthenticateApiKey {
   readonly #grants = new Map<string, Grant>();
+  /** How often a kept grant answered (`kept`) and how often the key had to be read (`read`), since start. */
+  readonly grantLookups = { kept: 0, read: 0 };
 
   constructor(
     private readonly apiKeys: ApiKeyRepository,
@@ -91,9 +93,11 @@ export class AuthenticateApiKey {
     const revision = await this.apiKeys.accessRevision();
     const kept = this.#grants.get(tokenHash);
     if (kept?.revision === revision && kept.key.kind === kind) {
+      this.grantLookups.kept += 1;
       await this.#recordUse(kept.key);
       return kept.principal;
     }
+    this.grantLookups.read += 1;
     this.#grants.delete(tokenHash);
     const key = await this.apiKeys.findByTokenHash(tokenHash);
     if (!key || key.kind !== kind || !this.hasher.matches(token, key.tokenHash)) {

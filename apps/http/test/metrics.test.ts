@@ -1,0 +1,160 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { sqlitePathOf } from "@service-api/adapters-sqlite";
+import Database from "better-sqlite3";
+import { afterEach, describe, expect, it } from "vitest";
+import { call } from "./support/http.js";
+import { eventually } from "./support/load.js";
+import { sampleValue, scrape } from "./support/prometheus.js";
+import { seedWorkspace } from "./support/seed.js";
+import { spawnServer } from "./support/server-process.js";
+import { TEST_STORE } from "./support/test-database.js";
+import { startTestServer } from "./support/test-server.js";
+
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function serverWithMetrics(environment: Record<string, string> = {}) {
+  const server = await startTestServer({ METRICS_PORT: "0", ...environment });
+  cleanups.push(() => server.stop());
+  const world = await seedWorkspace(server.store.repositories);
+  const metricsUrl = server.running.metricsUrl!;
+  return { server, world, metricsUrl };
+}
+
+const REQUESTS = "service_api_http_requests_total";
+
+describe("metrics", () => {
+  it("counts requests by route template, method and status, and never labels with an id, a key or a user", async () => {
+    const { server, world, metricsUrl } = await serverWithMetrics();
+    const before = (await scrape(metricsUrl)).samples;
+    const appKey = world.apps["advanced-chat"].key;
+    for (let request = 0; request < 3; request++)
+      expect((await call(server.url, "GET", "/v1/site", { token: appKey })).status).toBe(200);
+    expect((await call(server.url, "GET", "/v1/site", { token: "app-unknown" })).status).toBe(401);
+    const documentPath = `/v1/datasets/${world.dataset.id}/documents/${world.document.id}`;
+    expect((await call(server.url, "GET", documentPath, { token: world.datasetKey })).status).toBe(200);
+    const missing = `/v1/datasets/${world.dataset.id}/documents/${crypto.randomUUID()}`;
+    expect((await call(server.url, "GET", missing, { token: world.datasetKey })).status).toBe(404);
+    const strayPath = `/v1/stray-${crypto.randomUUID()}`;
+    expect((await call(server.url, "GET", strayPath)).status).toBe(404);
+    const variablePath = `/v1/conversations/${world.conversation.id}/variables/${world.variable.id}`;
+    const put = await call(server.url, "PUT", variablePath, {
+      token: appKey,
+      body: { value: "x", user: "alice" },
+    });
+    expect(put.status).toBe(200);
+
+    const { samples, text } = await scrape(metricsUrl);
+    const moved = (labels: Record<string, string>) =>
+      sampleValue(samples, REQUESTS, labels) - sampleValue(before, REQUESTS, labels);
+    expect(moved({ route: "/v1/site", method: "GET", status: "200" })).toBe(3);
+    expect(moved({ route: "/v1/site", method: "GET", status: "401" })).toBe(1);
+    const documentRoute = "/v1/datasets/:dataset_id/documents/:document_id";
+    expect(moved({ route: documentRoute, method: "GET", status: "200" })).toBe(1);
+    expect(moved({ route: documentRoute, method: "GET", status: "404" })).toBe(1);
+    expect(moved({ route: "unmatched", method: "GET", status: "404" })).toBe(1);
+    const variableRoute = "/v1/conversations/:conversation_id/variables/:variable_id";
+    expect(moved({ route: variableRoute, method: "PUT", status: "200" })).toBe(1);
+    expect(
+      sampleValue(samples, "service_api_http_request_duration_seconds_count", {
+        route: "/v1/site",
+        method: "GET",
+        status: "200",
+      }),
+    ).toBe(3);
+    expect(sampleValue(samples, "service_api_http_requests_in_flight")).toBe(0);
+    expect(sampleValue(samples, "service_api_key_grants_total", { result: "hit" })).toBeGreaterThanOrEqual(2);
+    expect(sampleValue(samples, "service_api_key_grants_total", { result: "miss" })).toBeGreaterThanOrEqual(
+      2,
+    );
+    expect(sampleValue(samples, "service_api_store_outage")).toBe(0);
+    expect(samples.some((sample) => sample.name === "process_cpu_user_seconds_total")).toBe(true);
+    expect(samples.some((sample) => sample.name === "nodejs_heap_size_used_bytes")).toBe(true);
+    const pool = samples.filter((sample) => sample.name === "service_api_db_pool_connections");
+    expect(pool.map((sample) => sample.labels.state).sort()).toEqual(
+      TEST_STORE === "postgres" ? ["idle", "in_use", "waiting"] : [],
+    );
+
+    for (const secret of [
+      world.dataset.id,
+      world.document.id,
+      world.conversation.id,
+      world.variable.id,
+      appKey,
+      world.datasetKey,
+      "alice",
+      strayPath,
+      "app-unknown",
+    ]) {
+      expect(text).not.toContain(secret);
+    }
+  });
+
+  it("counts requests refused by a rate limit", async () => {
+    const { server, metricsUrl } = await serverWithMetrics({ AUTH_FAILURE_LIMIT: "2" });
+    for (let request = 0; request < 4; request++)
+      await call(server.url, "GET", "/v1/site", { token: "app-x" });
+    const { samples } = await scrape(metricsUrl);
+    expect(sampleValue(samples, "service_api_rate_limited_total", { limit: "auth_failures" })).toBe(2);
+    expect(sampleValue(samples, REQUESTS, { route: "/v1/site", method: "GET", status: "429" })).toBe(2);
+  });
+
+  it.runIf(TEST_STORE === "sqlite")("shows a store outage while it lasts, and its failed calls", async () => {
+    const { server, world, metricsUrl } = await serverWithMetrics({ SQLITE_BUSY_TIMEOUT_MS: "50" });
+    const other = new Database(sqlitePathOf(server.databaseUrl));
+    other.exec("begin immediate");
+    const variablePath = `/v1/conversations/${world.conversation.id}/variables/${world.variable.id}`;
+    const token = world.apps["advanced-chat"].key;
+    try {
+      expect(
+        (await call(server.url, "PUT", variablePath, { token, body: { value: "x", user: "alice" } })).status,
+      ).toBe(503);
+      const { samples } = await scrape(metricsUrl);
+      expect(sampleValue(samples, "service_api_store_outage")).toBe(1);
+      expect(sampleValue(samples, "service_api_store_unavailable_total")).toBeGreaterThanOrEqual(1);
+    } finally {
+      other.exec("rollback");
+      other.close();
+    }
+    await eventually(async () => {
+      await call(server.url, "GET", "/readyz");
+      return sampleValue((await scrape(metricsUrl)).samples, "service_api_store_outage") === 0;
+    });
+  });
+
+  it("answers nothing but GET /metrics on its listener, and is off without METRICS_PORT", async () => {
+    const { metricsUrl } = await serverWithMetrics();
+    expect((await fetch(metricsUrl.replace("/metrics", "/v1/site"))).status).toBe(404);
+    const plain = await startTestServer();
+    cleanups.push(() => plain.stop());
+    expect(plain.running.metricsUrl).toBeUndefined();
+  });
+
+  it.runIf(TEST_STORE === "sqlite")(
+    "sums every worker's metrics on the primary's listener with WORKERS=2",
+    async () => {
+      const directory = mkdtempSync(join(tmpdir(), "service-api-metrics-"));
+      const server = await spawnServer(directory, { WORKERS: "2", METRICS_PORT: "0", DEMO: "auto" });
+      cleanups.push(async () => {
+        server.child.kill("SIGKILL");
+        await server.exited;
+        rmSync(directory, { recursive: true, force: true });
+      });
+      const metrics = await server.waitForLine((line) => line.msg === "metrics listening");
+      await eventually(() => server.stderr().includes("Get App WebApp Settings"));
+      const appKey = /app-[A-Za-z0-9]{40}/.exec(server.stderr())![0];
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, () => call(server.url, "GET", "/v1/site", { token: appKey })),
+      );
+      expect(responses.every((response) => response.status === 200)).toBe(true);
+      const { samples } = await scrape(String(metrics.url));
+      expect(sampleValue(samples, REQUESTS, { route: "/v1/site", method: "GET", status: "200" })).toBe(20);
+      const workersServing = server.lines.filter((line) => line.msg === "request").map((line) => line.pid);
+      expect(new Set(workersServing).size).toBeGreaterThanOrEqual(1);
+    },
+  );
+});
