@@ -77,11 +77,15 @@ describe("storeOptionsFromEnvironment", () => {
     expect(storeOptionsFromEnvironment({})).toEqual({
       databaseUrl: "file:./data/service-api.sqlite",
       pool: { max: 10, connectionTimeoutMs: 5000, statementTimeoutMs: 15000, idleTimeoutMs: 30000 },
-      sqlite: { mmapSizeBytes: 0 },
+      sqlite: { mmapSizeBytes: 0, busyTimeoutMs: 5000, synchronous: "normal" },
     });
-    expect(storeOptionsFromEnvironment({ SQLITE_MMAP_SIZE: "1073741824" }).sqlite).toEqual({
-      mmapSizeBytes: 2 ** 30,
-    });
+    expect(
+      storeOptionsFromEnvironment({
+        SQLITE_MMAP_SIZE: "1073741824",
+        SQLITE_BUSY_TIMEOUT_MS: "250",
+        SQLITE_SYNCHRONOUS: "Full",
+      }).sqlite,
+    ).toEqual({ mmapSizeBytes: 2 ** 30, busyTimeoutMs: 250, synchronous: "full" });
     expect(
       storeOptionsFromEnvironment({
         DATABASE_URL: "postgres://h/db",
@@ -98,7 +102,11 @@ describe("storeOptionsFromEnvironment", () => {
         DATABASE_POOL_MAX: "0",
         DATABASE_CONNECT_TIMEOUT_MS: "soon",
         SQLITE_MMAP_SIZE: "-1",
+        SQLITE_BUSY_TIMEOUT_MS: "-5",
+        SQLITE_SYNCHRONOUS: "off",
       }),
-    ).toThrow(/DATABASE_POOL_MAX: .*DATABASE_CONNECT_TIMEOUT_MS: .*SQLITE_MMAP_SIZE: /);
+    ).toThrow(
+      /DATABASE_POOL_MAX: .*DATABASE_CONNECT_TIMEOUT_MS: .*SQLITE_SYNCHRONOUS: .*SQLITE_MMAP_SIZE: .*SQLITE_BUSY_TIMEOUT_MS: /,
+    );
   });
 });
