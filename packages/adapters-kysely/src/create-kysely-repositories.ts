@@ -11,18 +11,19 @@ import { KyselyRateLimitRepository } from "./repositories/kysely-rate-limit-repo
 import { KyselyTagRepository } from "./repositories/kysely-tag-repository.js";
 import { KyselyWorkspaceRepository } from "./repositories/kysely-workspace-repository.js";
 import type { DatabaseSchema } from "./schema.js";
+import type { SqlFeatures } from "./sql-features.js";
 
-export function createKyselyRepositories(db: Kysely<DatabaseSchema>): Repositories {
+export function createKyselyRepositories(db: Kysely<DatabaseSchema>, features: SqlFeatures): Repositories {
   return {
     workspaces: new KyselyWorkspaceRepository(db),
     apiKeys: new KyselyApiKeyRepository(db),
-    datasets: new KyselyDatasetRepository(db),
-    documents: new KyselyDocumentRepository(db),
-    metadata: new KyselyMetadataRepository(db),
-    tags: new KyselyTagRepository(db),
+    datasets: new KyselyDatasetRepository(db, features),
+    documents: new KyselyDocumentRepository(db, features),
+    metadata: new KyselyMetadataRepository(db, features),
+    tags: new KyselyTagRepository(db, features),
     apps: new KyselyAppRepository(db),
     endUsers: new KyselyEndUserRepository(db),
-    conversations: new KyselyConversationRepository(db),
+    conversations: new KyselyConversationRepository(db, features),
     rateLimits: new KyselyRateLimitRepository(db),
   };
 }

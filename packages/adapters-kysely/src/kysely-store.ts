@@ -2,9 +2,12 @@ import type { ConnectionCounts, Store } from "@service-api/ports";
 import { type Kysely, sql } from "kysely";
 import { createKyselyRepositories } from "./create-kysely-repositories.js";
 import type { DatabaseSchema } from "./schema.js";
+import type { SqlFeatures } from "./sql-features.js";
 import { guarded, guardRepositories, type StoreGuard } from "./store-guard.js";
 
 export interface KyselyStoreOptions extends StoreGuard {
+  /** What the repositories' SQL needs to know of the database. */
+  features: SqlFeatures;
   /** The pool's state, for a driver with a pool. */
   connections?: () => ConnectionCounts;
 }
@@ -16,7 +19,7 @@ export interface KyselyStoreOptions extends StoreGuard {
  */
 export function kyselyStore(db: Kysely<DatabaseSchema>, options: KyselyStoreOptions): Store {
   const repositories = (executor: Kysely<DatabaseSchema>) =>
-    guardRepositories(createKyselyRepositories(executor), options);
+    guardRepositories(createKyselyRepositories(executor, options.features), options);
   return {
     repositories: repositories(db),
     transaction: (work) => guarded(options, () => db.transaction().execute((trx) => work(repositories(trx)))),

@@ -14,6 +14,8 @@ export interface MemberTable {
   id: string;
   workspace_id: string;
   name: string;
+  /** Migration 0006: `owner` (one per workspace at most) or `normal`. */
+  role: string;
 }
 
 export interface ApiKeyTable {
@@ -53,6 +55,14 @@ export interface DatasetTable {
   created_at: number;
   /** Kept by triggers: the dataset's documents. */
   document_count: Generated<number>;
+  description: string;
+  created_by: string | null;
+  updated_by: string | null;
+  updated_at: number;
+  /** Kept by triggers (0006): documents whose display status is `available`. */
+  available_document_count: Generated<number>;
+  /** Kept by triggers (0006): the documents' word counts, summed. */
+  word_count: Generated<number>;
 }
 
 export interface UploadFileTable {
@@ -86,6 +96,10 @@ export interface DocumentTable extends ProcessRuleColumns {
   disabled_at: number | null;
   disabled_by: string | null;
   archived: Flag;
+  archived_at: number | null;
+  archived_by: string | null;
+  /** The domain's `displayStatus` of the row, written with it (0006). */
+  display_status: string | null;
   doc_form: string;
   doc_language: string;
   doc_type: string | null;
@@ -124,7 +138,11 @@ export interface TagTable {
   id: string;
   workspace_id: string;
   type: string;
+  /** Unique per (workspace_id, type) (0006). */
   name: string;
+  created_at: number;
+  /** Kept by triggers (0006): the tag's bindings. */
+  binding_count: Generated<number>;
 }
 
 export interface TagBindingTable {
@@ -143,6 +161,8 @@ export interface AppTable {
   mode: string;
   enable_api: Flag;
   status: string;
+  description: string;
+  created_by: string | null;
 }
 
 export interface SiteTable {
@@ -195,6 +215,12 @@ export interface RateLimitCounterTable {
   reset_at: number;
 }
 
+/** 0006, SQLite only: a stable integer key for each document's row in the name search index. */
+export interface DocumentSearchKeyTable {
+  seq: Generated<number>;
+  document_id: string;
+}
+
 export interface DatabaseSchema {
   workspaces: WorkspaceTable;
   members: MemberTable;
@@ -214,4 +240,5 @@ export interface DatabaseSchema {
   conversations: ConversationTable;
   conversation_variables: ConversationVariableTable;
   rate_limit_counters: RateLimitCounterTable;
+  document_search_keys: DocumentSearchKeyTable;
 }

@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect, sql } from "kysely";
 import { Migrator } from "kysely/migration";
 import pg from "pg";
 import { postgresMigrations } from "./migrations/index.js";
+import { postgresFeatures } from "./postgres-features.js";
 import { postgresTypes } from "./postgres-types.js";
 import { isPostgresUnavailable } from "./postgres-unavailability.js";
 
@@ -32,6 +33,8 @@ export interface PostgresStoreOptions {
   pool?: Partial<PostgresPoolOptions>;
   /** Told of outages, recoveries and dropped connections. */
   monitor?: StoreMonitor;
+  /** Called with every statement run, with its parameters: for diagnostics and tests. */
+  onQuery?: (sql: string, parameters: readonly unknown[]) => void;
 }
 
 /**
@@ -42,6 +45,7 @@ export async function openPostgresStore({
   databaseUrl,
   pool: bounds = {},
   monitor,
+  onQuery,
 }: PostgresStoreOptions): Promise<Store> {
   const { max, connectionTimeoutMs, statementTimeoutMs, idleTimeoutMs } = { ...DEFAULT_POOL, ...bounds };
   const pool = new pg.Pool({
@@ -59,7 +63,10 @@ export async function openPostgresStore({
   const connectionLost = (error: Error) => monitor?.connectionLost(error);
   pool.on("connect", (client) => client.on("error", connectionLost));
   pool.on("error", () => {});
-  const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<DatabaseSchema>({
+    dialect: new PostgresDialect({ pool }),
+    log: onQuery && ((event) => onQuery(event.query.sql, event.query.parameters)),
+  });
   try {
     // Kysely looks for its bookkeeping tables in every schema; name the one we work in.
     const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
@@ -77,6 +84,7 @@ export async function openPostgresStore({
   return kyselyStore(db, {
     isUnavailable: isPostgresUnavailable,
     monitor,
+    features: postgresFeatures,
     connections: () => ({
       inUse: pool.totalCount - pool.idleCount,
       idle: pool.idleCount,

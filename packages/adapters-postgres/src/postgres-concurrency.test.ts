@@ -85,7 +85,7 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
       await workspaces.save(workspace);
       const dataset = aDataset(workspace.id);
       await datasets.save(dataset);
-      const tagList = Array.from({ length: 5 }, () => aTag(workspace.id));
+      const tagList = Array.from({ length: 5 }, (_, index) => aTag(workspace.id, { name: `tag ${index}` }));
       for (const tag of tagList) await tags.save(tag);
       await Promise.all(
         Array.from({ length: 30 }, (_, index) =>

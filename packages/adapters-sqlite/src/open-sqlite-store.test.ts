@@ -55,7 +55,12 @@ describe("openSqliteStore", () => {
   it("enforces foreign keys", async () => {
     const store = await openSqliteStore({ databaseUrl: join(directory, "fk.sqlite") });
     await expect(
-      store.repositories.workspaces.saveMember({ id: "m", workspaceId: "no-such-workspace", name: "x" }),
+      store.repositories.workspaces.saveMember({
+        id: "m",
+        workspaceId: "no-such-workspace",
+        name: "x",
+        role: "normal",
+      }),
     ).rejects.toThrow(/FOREIGN KEY/);
     await store.close();
   });

@@ -7,6 +7,7 @@ import { Kysely, SqliteDialect } from "kysely";
 import { Migrator } from "kysely/migration";
 import { sqliteDirectExecutor } from "./direct-executor.js";
 import { sqliteMigrations } from "./migrations/index.js";
+import { sqliteFeatures } from "./sqlite-features.js";
 import { sqlitePathOf } from "./sqlite-location.js";
 import { isSqliteUnavailable } from "./sqlite-unavailability.js";
 import { withStatementCache } from "./statement-cache.js";
@@ -72,7 +73,7 @@ export async function openSqliteStore({
     throw error;
   }
   runCompiledDirectly(db, sqliteDirectExecutor(database, onQuery));
-  return kyselyStore(db, { isUnavailable: isSqliteUnavailable, monitor });
+  return kyselyStore(db, { isUnavailable: isSqliteUnavailable, monitor, features: sqliteFeatures });
 }
 
 async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<void> {

@@ -19,6 +19,9 @@ export interface App {
   mode: AppMode;
   enableApi: boolean;
   status: "normal" | "archived";
+  description: string;
+  /** The member who created it; null when unknown. */
+  createdBy: string | null;
 }
 
 /** Web app settings of an app; at most one per app. */

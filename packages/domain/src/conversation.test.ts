@@ -10,6 +10,8 @@ const app = (mode: AppMode): App => ({
   mode,
   enableApi: true,
   status: "normal",
+  description: "",
+  createdBy: null,
 });
 
 describe("ensureChatApp", () => {

@@ -17,7 +17,22 @@ export interface Dataset {
   /** When true, the five built-in metadata fields are shown. */
   builtInFieldEnabled: boolean;
   processRule: ProcessRule | undefined;
+  description: string;
+  /** The member who created it; null when unknown. */
+  createdBy: string | null;
+  /** The member who last changed it; null until then. */
+  updatedBy: string | null;
   createdAt: number;
+  updatedAt: number;
+}
+
+/** What the store counts for a dataset, kept in step with every write. */
+export interface DatasetCounts {
+  documents: number;
+  /** Documents whose display status is `available`. */
+  availableDocuments: number;
+  /** The documents' word counts, summed. */
+  words: number;
 }
 
 /** A knowledge operation may use a dataset only if it is the key's workspace's and serves the API. */

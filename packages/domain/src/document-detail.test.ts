@@ -13,7 +13,11 @@ const dataset: Dataset = {
   enableApi: true,
   builtInFieldEnabled: false,
   processRule: { ...rule, id: "r0", mode: "automatic" },
+  description: "",
+  createdBy: null,
+  updatedBy: null,
   createdAt: 1,
+  updatedAt: 1,
 };
 const document: Document = {
   id: "doc1",
@@ -36,6 +40,8 @@ const document: Document = {
   disabledAt: null,
   disabledBy: null,
   archived: false,
+  archivedAt: null,
+  archivedBy: null,
   docForm: "text_model",
   docLanguage: "English",
   docType: null,

@@ -49,6 +49,8 @@ export interface Document {
   disabledAt: number | null;
   disabledBy: string | null;
   archived: boolean;
+  archivedAt: number | null;
+  archivedBy: string | null;
   docForm: DocForm;
   docLanguage: string;
   docType: string | null;

@@ -7,6 +7,8 @@ export type ErrorCode =
   | "invalid_param"
   | "not_chat_app"
   | "bad_request"
+  | "invalid_action"
+  | "archived_document_immutable"
   | "service_unavailable";
 
 /** A failure the caller can act on. Knows nothing of HTTP. */
@@ -52,6 +54,18 @@ export class NotChatAppError extends DomainError {
 
 export class BadRequestError extends DomainError {
   readonly code = "bad_request";
+}
+
+/** An action the operation does not know, or one the document's state does not allow. */
+export class InvalidActionError extends DomainError {
+  readonly code = "invalid_action";
+}
+
+export class ArchivedDocumentImmutableError extends DomainError {
+  readonly code = "archived_document_immutable";
+  constructor() {
+    super("The archived document is not editable.");
+  }
 }
 
 /** Werkzeug's text for a 503, as Dify answers one. */

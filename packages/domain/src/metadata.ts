@@ -1,6 +1,9 @@
 import type { DataSourceType, Document } from "./document.js";
+import { BLANK_NAME, codePointLength, isBlank } from "./names.js";
 
 export type MetadataFieldType = "string" | "number" | "time";
+
+export const METADATA_FIELD_TYPES = ["string", "number", "time"] as const;
 
 /** A custom metadata field of a dataset. Names are unique within the dataset. */
 export interface MetadataField {
@@ -57,4 +60,69 @@ export function builtInEntries(document: Document, uploaderName: string | null):
 /** The built-in fields of the listing: every document of the dataset holds all five. */
 export function builtInFieldUsage(documentCount: number): MetadataFieldUsage[] {
   return BUILT_IN_FIELDS.map((field) => ({ id: BUILT_IN_FIELD_ID, ...field, count: documentCount }));
+}
+
+export const METADATA_FIELD_NAME_MAX_LENGTH = 255;
+
+const BUILT_IN_NAMES = new Set<string>(BUILT_IN_FIELDS.map((field) => field.name));
+
+export function isBuiltInFieldName(name: string): boolean {
+  return BUILT_IN_NAMES.has(name);
+}
+
+/**
+ * Why a metadata field name is refused, checked in order (blank, length, a built-in's name), or
+ * undefined. Whether another field of the dataset holds it is the store's to say.
+ */
+export function metadataFieldNameProblem(name: string): string | undefined {
+  if (isBlank(name)) return BLANK_NAME;
+  if (codePointLength(name) > METADATA_FIELD_NAME_MAX_LENGTH)
+    return "name: Metadata name cannot exceed 255 characters.";
+  if (isBuiltInFieldName(name)) return "Metadata name already exists in Built-in fields.";
+  return undefined;
+}
+
+export const METADATA_NAME_TAKEN = "Metadata name already exists.";
+
+/** A value for a field, as stored: text, or null to clear it. */
+export type TypedMetadataValue = { ok: true; text: string | null } | { ok: false; reason: string };
+
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+const WHOLE_SECONDS = /^-?\d+$/;
+
+/**
+ * A value given for a field of `type`, as it is stored and shown: strings as they are; numbers
+ * (finite JSON numbers, or decimal strings) as JavaScript writes them (`"042"` → `"42"`); times (Unix
+ * seconds: a safe integer, or its decimal digits) as decimal integers. `null` clears any field.
+ */
+export function typedMetadataValue(type: MetadataFieldType, value: unknown): TypedMetadataValue {
+  if (value === null) return { ok: true, text: null };
+  switch (type) {
+    case "string":
+      return typeof value === "string"
+        ? { ok: true, text: value }
+        : { ok: false, reason: "must be a string." };
+    case "number": {
+      const number =
+        typeof value === "number"
+          ? value
+          : typeof value === "string" && DECIMAL.test(value)
+            ? Number(value)
+            : NaN;
+      return Number.isFinite(number)
+        ? { ok: true, text: String(number) }
+        : { ok: false, reason: "must be a finite number or numeric string." };
+    }
+    default: {
+      const seconds =
+        typeof value === "number"
+          ? value
+          : typeof value === "string" && WHOLE_SECONDS.test(value)
+            ? Number(value)
+            : NaN;
+      return Number.isSafeInteger(seconds)
+        ? { ok: true, text: String(seconds === 0 ? 0 : seconds) }
+        : { ok: false, reason: "must be a Unix timestamp in whole seconds." };
+    }
+  }
 }

@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { eligibleTagIds, type Tag } from "./tag.js";
+import { eligibleTagIds, type Tag, tagNameProblem } from "./tag.js";
 
 const tag = (id: string, workspaceId: string, type: Tag["type"] = "knowledge"): Tag => ({
   id,
   workspaceId,
   type,
   name: id,
+  createdAt: 1,
 });
 
 describe("eligibleTagIds", () => {
@@ -21,5 +22,21 @@ describe("eligibleTagIds", () => {
 
   it("collapses repeated ids", () => {
     expect(eligibleTagIds(["k1", "k1", "k2", "k1"], found, "w1")).toEqual(["k1", "k2"]);
+  });
+});
+
+describe("tagNameProblem", () => {
+  it.each([
+    ["", "name: Name must not be blank."],
+    ["   \t", "name: Name must not be blank."],
+    ["\u00a0", "name: Name must not be blank."],
+    ["x".repeat(51), "name: Name must be between 1 to 50 characters."],
+    ["🎉".repeat(51), "name: Name must be between 1 to 50 characters."],
+  ])("refuses %j", (name, message) => {
+    expect(tagNameProblem(name)).toBe(message);
+  });
+
+  it.each(["a", " padded ", "x".repeat(50), "🎉".repeat(50), "Finance"])("accepts %j as sent", (name) => {
+    expect(tagNameProblem(name)).toBeUndefined();
   });
 });

@@ -1,10 +1,19 @@
+import { BLANK_NAME, codePointLength, isBlank } from "./names.js";
+
 export type TagType = "knowledge" | "app";
 
 export interface Tag {
   id: string;
   workspaceId: string;
   type: TagType;
+  /** Unique per workspace and type; stored as sent. */
   name: string;
+  createdAt: number;
+}
+
+/** A tag with the number of targets bound to it, as the store counts them. */
+export interface CountedTag extends Tag {
+  bindingCount: number;
 }
 
 /** A tag attached to a dataset (or app). One binding per (tag, target) pair. */
@@ -14,6 +23,16 @@ export interface TagBinding {
   tagId: string;
   targetId: string;
   createdAt: number;
+}
+
+export const TAG_NAME_MAX_LENGTH = 50;
+
+/** Why a tag name is refused (blank, then length), or undefined when it may be used. */
+export function tagNameProblem(name: string): string | undefined {
+  if (isBlank(name)) return BLANK_NAME;
+  const length = codePointLength(name);
+  if (length < 1 || length > TAG_NAME_MAX_LENGTH) return "name: Name must be between 1 to 50 characters.";
+  return undefined;
 }
 
 /**

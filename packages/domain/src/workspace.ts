@@ -7,9 +7,15 @@ export interface Workspace {
   status: WorkspaceStatus;
 }
 
-/** A person of the workspace: creators of documents and uploaders of files. */
+export type MemberRole = "owner" | "normal";
+
+/**
+ * A person of the workspace: creators of documents and uploaders of files. At most one is the
+ * owner, as whom the API acts where Dify records an actor (`disabled_by`, `archived_by`).
+ */
 export interface Member {
   id: string;
   workspaceId: string;
   name: string;
+  role: MemberRole;
 }

@@ -14,6 +14,14 @@ export interface ConversationRepository {
   /** The conversation's variables, by name (in code point order) then id. */
   listVariables(conversationId: string): Promise<ConversationVariable[]>;
   /**
+   * Up to `limit` of the conversation's variables whose name holds `nameContains` (see
+   * `matchesTextFilter`), oldest first (`createdAt`, then id), starting strictly after `after`.
+   */
+  listVariablesPage(
+    conversationId: string,
+    options: { after?: { createdAt: number; id: string }; limit: number; nameContains?: string },
+  ): Promise<ConversationVariable[]>;
+  /**
    * Sets the variable's value and `updatedAt` in one atomic write and returns the variable as
    * stored; absent when there is no such variable. Concurrent updates end with one of the values whole.
    */

@@ -1,6 +1,24 @@
-import type { Dataset } from "@service-api/domain";
+import type { DataSourceType, Dataset, DatasetCounts, DocForm } from "@service-api/domain";
 
-/** Knowledge bases with their processing rule. */
+/** A dataset with what the store knows around it: its counts, first document and creator. */
+export interface DatasetOverview {
+  dataset: Dataset;
+  counts: DatasetCounts;
+  /** Of its first document (by position, then id); absent without documents. */
+  firstDocument: { dataSourceType: DataSourceType; docForm: DocForm } | undefined;
+  /** The creator member's name; null when unknown. */
+  authorName: string | null;
+}
+
+/** Which datasets a list holds. */
+export interface DatasetFilter {
+  /** A substring of the name (see `matchesTextFilter`). */
+  keyword?: string;
+  /** Only datasets bound to every one of these tags. */
+  tagIds?: readonly string[];
+}
+
+/** Knowledge bases with their processing rule. Counts are kept by the store, in step with every write. */
 export interface DatasetRepository {
   /** Inserts or replaces the dataset with this id, with its processing rule. */
   save(dataset: Dataset): Promise<void>;
@@ -8,4 +26,23 @@ export interface DatasetRepository {
   findInWorkspace(workspaceId: string, datasetId: string): Promise<Dataset | undefined>;
   /** The workspace's datasets, oldest first (then by id). */
   listInWorkspace(workspaceId: string): Promise<Dataset[]>;
+  /** The dataset's overview if it belongs to this workspace. */
+  findOverview(workspaceId: string, datasetId: string): Promise<DatasetOverview | undefined>;
+  /**
+   * A page of the workspace's datasets matching `filter`, newest first (`createdAt`), then by id,
+   * and how many match in all.
+   */
+  listPage(
+    workspaceId: string,
+    filter: DatasetFilter,
+    offset: number,
+    limit: number,
+  ): Promise<{ items: DatasetOverview[]; total: number }>;
+  /** Sets whether built-in fields are shown; `updatedAt` too when it changes. False when unchanged. */
+  setBuiltInFieldEnabled(datasetId: string, enabled: boolean, updatedAt: number): Promise<boolean>;
+  /**
+   * Inside a transaction: holds the dataset's row until the transaction ends, so that checks made
+   * before a write still hold when it lands (PostgreSQL `FOR UPDATE`; a no-op where writes are serial).
+   */
+  lockForUpdate(datasetId: string): Promise<void>;
 }

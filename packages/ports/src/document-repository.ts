@@ -1,6 +1,28 @@
-import type { Chunk, ChunkStats, Document, UploadFile } from "@service-api/domain";
+import type { Chunk, ChunkStats, DisplayStatus, Document, UploadFile } from "@service-api/domain";
 
-/** Documents of knowledge bases, with their chunks and uploaded files. */
+/** A document as its list shows it. */
+export interface DocumentListing {
+  document: Document;
+  uploadFile: UploadFile | undefined;
+  /** The chunks' hit counts, summed. */
+  hitCount: number;
+  /** The creator member's name; null when unknown. */
+  creatorName: string | null;
+}
+
+/** Which documents a list holds. */
+export interface DocumentFilter {
+  /** A substring of the name (see `matchesTextFilter`). */
+  keyword?: string;
+  /** Only documents whose display status is this. */
+  status?: DisplayStatus;
+}
+
+/**
+ * Documents of knowledge bases, with their chunks and uploaded files. Each document's display
+ * status is stored with it, derived by the domain's rule on every write; the dataset's counts
+ * follow every write.
+ */
 export interface DocumentRepository {
   /** Inserts or replaces the document with this id, with its processing rule. Its dataset must exist. */
   save(document: Document): Promise<void>;
@@ -12,14 +34,31 @@ export interface DocumentRepository {
   replaceChunks(documentId: string, chunks: readonly Chunk[]): Promise<void>;
   /** The document with this id if it belongs to this dataset; one of another dataset is absent. */
   findInDataset(datasetId: string, documentId: string): Promise<Document | undefined>;
+  /** The dataset's documents among these ids, in no particular order; others are left out. */
+  findManyInDataset(datasetId: string, documentIds: readonly string[]): Promise<Document[]>;
   /** The uploaded file with this id; absent when the file is gone. */
   findUploadFile(fileId: string): Promise<UploadFile | undefined>;
   /** The dataset's documents, by position then id. */
   listInDataset(datasetId: string): Promise<Document[]>;
+  /**
+   * A page of the dataset's documents matching `filter`, newest first (`createdAt`), then by
+   * position descending, then id; and how many match in all.
+   */
+  listPage(
+    datasetId: string,
+    filter: DocumentFilter,
+    offset: number,
+    limit: number,
+  ): Promise<{ items: DocumentListing[]; total: number }>;
   /** The document's chunks, by position then id. */
   listChunks(documentId: string): Promise<Chunk[]>;
   /** Count, total hit count and total characters of the document's chunks (all zero without chunks). */
   chunkStats(documentId: string): Promise<ChunkStats>;
   /** Number of documents in the dataset. */
   countInDataset(datasetId: string): Promise<number>;
+  /**
+   * Deletes the document with its chunks and metadata values, and its uploaded file unless another
+   * document uses it. Other documents keep their positions.
+   */
+  delete(documentId: string): Promise<void>;
 }

@@ -1,15 +1,38 @@
 import type { MetadataEntry, MetadataField, MetadataFieldUsage } from "@service-api/domain";
 
-/** Custom metadata fields of datasets and their values on documents. */
+/**
+ * Custom metadata fields of datasets and their values on documents. Values are keyed by field id,
+ * so a field keeps its values through a rename. Each field's count of documents holding a value is
+ * kept by the store in step with every write.
+ */
 export interface MetadataRepository {
-  /** Inserts or replaces the field with this id. Names are unique within a dataset. */
+  /** Inserts or replaces the field with this id (imports). Names are unique within a dataset. */
   saveField(field: MetadataField): Promise<void>;
+  /**
+   * Inserts a new field; false, writing nothing, when its dataset has a field of that name. Of
+   * concurrent creates of one name, exactly one succeeds.
+   */
+  createField(field: MetadataField): Promise<boolean>;
+  /** The dataset's field with this id; a field of another dataset is absent. */
+  findField(datasetId: string, fieldId: string): Promise<MetadataField | undefined>;
+  /** Renames the field in one write; false when another field of its dataset has the name. */
+  renameField(fieldId: string, name: string): Promise<boolean>;
+  /** Deletes the field and its value on every document, in one statement. */
+  deleteField(fieldId: string): Promise<void>;
   /** The dataset's fields in creation order (then by id). */
   listFields(datasetId: string): Promise<MetadataField[]>;
+  /** The fields of each dataset, in creation order; a dataset without any maps to []. */
+  listFieldsOf(datasetIds: readonly string[]): Promise<Map<string, MetadataField[]>>;
   /** Sets the document's value for the field, replacing any earlier one: at most one value per pair. */
   setValue(documentId: string, fieldId: string, value: string): Promise<void>;
+  /** Removes the document's value for the field, if any. */
+  clearValue(documentId: string, fieldId: string): Promise<void>;
+  /** Removes every value of the document. */
+  clearValues(documentId: string): Promise<void>;
   /** The document's values, one entry per field holding one, in the fields' creation order. */
   valuesOf(documentId: string): Promise<MetadataEntry[]>;
+  /** The values of each document, as `valuesOf`; a document without any maps to []. */
+  valuesOfDocuments(documentIds: readonly string[]): Promise<Map<string, MetadataEntry[]>>;
   /** The dataset's fields in creation order, each with the number of documents holding a value (0 if none). */
   listFieldUsage(datasetId: string): Promise<MetadataFieldUsage[]>;
 }

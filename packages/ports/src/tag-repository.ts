@@ -1,18 +1,42 @@
-import type { Tag, TagBinding } from "@service-api/domain";
+import type { CountedTag, Tag, TagBinding, TagType } from "@service-api/domain";
 
-/** Tags of workspaces and their bindings to datasets. */
+/**
+ * Tags of workspaces and their bindings to datasets and apps. A tag's name is unique per
+ * (workspace, type), held by the store; each tag's count of bindings is kept by the store in step
+ * with every write.
+ */
 export interface TagRepository {
-  /** Inserts or replaces the tag with this id. */
+  /** Inserts or replaces the tag with this id (imports). Its name must not be another's of its kind. */
   save(tag: Tag): Promise<void>;
+  /**
+   * Inserts a new tag; false, writing nothing, when its workspace already has a tag of its type
+   * with its name. Of concurrent creates of one name, exactly one succeeds.
+   */
+  create(tag: Tag): Promise<boolean>;
+  /** The tag with this id if it is the workspace's and of this type, with its binding count. */
+  findInWorkspace(workspaceId: string, type: TagType, tagId: string): Promise<CountedTag | undefined>;
   /** The tags among these ids that exist, of any workspace and type, in no particular order. */
   findByIds(ids: readonly string[]): Promise<Tag[]>;
   /** The workspace's tags, by type, name (in code point order), then id. */
   listInWorkspace(workspaceId: string): Promise<Tag[]>;
+  /** The workspace's tags of one type with their binding counts, newest first (`createdAt`), then by id. */
+  listCounted(workspaceId: string, type: TagType): Promise<CountedTag[]>;
+  /**
+   * Renames the tag; false, writing nothing, when another tag of its workspace and type has the
+   * name. Renaming a tag to its own name succeeds.
+   */
+  rename(tagId: string, name: string): Promise<boolean>;
+  /** Deletes the tag and every binding of it; the targets stay. */
+  delete(tagId: string): Promise<void>;
   /**
    * Adds the bindings whose (tag, target) pair is not bound yet, atomically; pairs already bound
    * keep their first binding. Safe under concurrent calls: a pair is never bound twice.
    */
   bind(bindings: readonly TagBinding[]): Promise<void>;
+  /** Deletes the target's bindings to these tags; other ids and pairs not bound are ignored. */
+  unbind(targetId: string, tagIds: readonly string[]): Promise<void>;
   /** Ids of the tags bound to the target, in binding order. */
   boundTagIds(targetId: string): Promise<string[]>;
+  /** The tags bound to each target, by name (in code point order) then id; a target without any maps to []. */
+  boundTags(targetIds: readonly string[]): Promise<Map<string, Tag[]>>;
 }

@@ -13,4 +13,6 @@ export interface WorkspaceRepository {
   findMember(workspaceId: string, memberId: string): Promise<Member | undefined>;
   /** The workspace's members, by name (in code point order) then id. */
   listMembers(workspaceId: string): Promise<Member[]>;
+  /** The workspace's owner, the member with role `owner`; absent when it has none. */
+  findOwner(workspaceId: string): Promise<Member | undefined>;
 }

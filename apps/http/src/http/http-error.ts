@@ -30,6 +30,8 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   invalid_param: 400,
   not_chat_app: 400,
   bad_request: 400,
+  invalid_action: 400,
+  archived_document_immutable: 403,
   service_unavailable: 503,
 };
 

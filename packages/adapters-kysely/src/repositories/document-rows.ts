@@ -1,4 +1,10 @@
-import type { DataSourceType, DocForm, Document, IndexingStatus } from "@service-api/domain";
+import {
+  type DataSourceType,
+  type DocForm,
+  type Document,
+  displayStatus,
+  type IndexingStatus,
+} from "@service-api/domain";
 import type { Insertable, Selectable } from "kysely";
 import type { DocumentTable } from "../schema.js";
 import { fromFlag, processRuleColumns, processRuleFromColumns, toFlag } from "./rows.js";
@@ -25,6 +31,9 @@ export function documentToRow(document: Document): Insertable<DocumentTable> {
     disabled_at: document.disabledAt,
     disabled_by: document.disabledBy,
     archived: toFlag(document.archived),
+    archived_at: document.archivedAt,
+    archived_by: document.archivedBy,
+    display_status: displayStatus(document),
     doc_form: document.docForm,
     doc_language: document.docLanguage,
     doc_type: document.docType,
@@ -57,6 +66,8 @@ export function documentFromRow(row: Selectable<DocumentTable>): Document {
     disabledAt: row.disabled_at,
     disabledBy: row.disabled_by,
     archived: fromFlag(row.archived),
+    archivedAt: row.archived_at,
+    archivedBy: row.archived_by,
     docForm: row.doc_form as DocForm,
     docLanguage: row.doc_language,
     docType: row.doc_type,

@@ -52,6 +52,8 @@ const appFromRow = (row: Selectable<AppTable>): App => ({
   mode: row.mode as AppMode,
   enableApi: fromFlag(row.enable_api),
   status: row.status as App["status"],
+  description: row.description,
+  createdBy: row.created_by,
 });
 
 const appById = compiledRead((db, id: string) => db.selectFrom("apps").selectAll().where("id", "=", id));
@@ -70,6 +72,8 @@ export class KyselyAppRepository implements AppRepository {
       mode: app.mode,
       enable_api: toFlag(app.enableApi),
       status: app.status,
+      description: app.description,
+      created_by: app.createdBy,
     };
     await this.db
       .insertInto("apps")

@@ -3,6 +3,7 @@ import type { ConversationRepository } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
 import { compiledRead } from "../compiled-read.js";
 import type { ConversationTable, ConversationVariableTable, DatabaseSchema } from "../schema.js";
+import type { SqlFeatures } from "../sql-features.js";
 import { fromFlag, toFlag, updateAllBut } from "./rows.js";
 
 function variableFromRow(row: Selectable<ConversationVariableTable>): ConversationVariable {
@@ -48,7 +49,10 @@ const setVariableValue = compiledRead(
 );
 
 export class KyselyConversationRepository implements ConversationRepository {
-  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+  constructor(
+    private readonly db: Kysely<DatabaseSchema>,
+    private readonly features: SqlFeatures,
+  ) {}
 
   async save(conversation: Conversation): Promise<void> {
     const row = {
@@ -87,6 +91,28 @@ export class KyselyConversationRepository implements ConversationRepository {
       .orderBy("name")
       .orderBy("id")
       .execute();
+    return rows.map(variableFromRow);
+  }
+
+  async listVariablesPage(
+    conversationId: string,
+    options: { after?: { createdAt: number; id: string }; limit: number; nameContains?: string },
+  ): Promise<ConversationVariable[]> {
+    const { after, limit, nameContains } = options;
+    let query = this.db
+      .selectFrom("conversation_variables")
+      .selectAll()
+      .where("conversation_id", "=", conversationId);
+    if (nameContains !== undefined) query = query.where(this.features.containsText("name", nameContains));
+    if (after) {
+      query = query.where((eb) =>
+        eb.or([
+          eb("created_at", ">", after.createdAt),
+          eb.and([eb("created_at", "=", after.createdAt), eb("id", ">", after.id)]),
+        ]),
+      );
+    }
+    const rows = await query.orderBy("created_at").orderBy("id").limit(limit).execute();
     return rows.map(variableFromRow);
   }
 

@@ -1,10 +1,21 @@
 import type { Chunk, ChunkStats, Document, UploadFile } from "@service-api/domain";
-import type { DocumentRepository } from "@service-api/ports";
-import type { Kysely } from "kysely";
-import { compiledRead } from "../compiled-read.js";
-import type { DatabaseSchema } from "../schema.js";
+import type { DocumentFilter, DocumentListing, DocumentRepository } from "@service-api/ports";
+import type { Kysely, Selectable } from "kysely";
+import { compiledByCount, compiledRead } from "../compiled-read.js";
+import type { DatabaseSchema, DocumentTable, UploadFileTable } from "../schema.js";
+import type { SqlFeatures } from "../sql-features.js";
 import { documentFromRow, documentToRow } from "./document-rows.js";
 import { updateAllBut } from "./rows.js";
+
+const uploadFileFromRow = (row: Selectable<UploadFileTable>): UploadFile => ({
+  id: row.id,
+  name: row.name,
+  size: Number(row.size),
+  extension: row.extension,
+  mimeType: row.mime_type,
+  createdBy: row.created_by,
+  createdAt: Number(row.created_at),
+});
 
 /** Characters as the API counts them: code points, as SQLite's length() does. */
 const characterCount = (text: string) => [...text].length;
@@ -28,9 +39,59 @@ const statsOfChunks = compiledRead((db, documentId: string) =>
 const documentCount = compiledRead((db, datasetId: string) =>
   db.selectFrom("datasets").select("document_count").where("id", "=", datasetId),
 );
+const documentsInDataset = compiledByCount((db, count, datasetId, ...ids) =>
+  db
+    .selectFrom("documents")
+    .selectAll()
+    .where("dataset_id", "=", datasetId as string)
+    .where("id", "in", ids.slice(0, count) as string[]),
+);
+const deleteDocument = compiledRead((db, documentId: string) =>
+  db.deleteFrom("documents").where("id", "=", documentId).returning("upload_file_id"),
+);
+const deleteUnusedFile = compiledRead((db, fileId: string) =>
+  db
+    .deleteFrom("upload_files")
+    .where("id", "=", fileId)
+    .where((eb) =>
+      eb.not(eb.exists(eb.selectFrom("documents").select("id").where("upload_file_id", "=", fileId))),
+    ),
+);
+
+/** The upload file's columns, renamed so they sit beside the document's in one row. */
+const FILE_COLUMNS = {
+  "file.id": "file_id",
+  "file.workspace_id": "file_workspace_id",
+  "file.name": "file_name",
+  "file.size": "file_size",
+  "file.extension": "file_extension",
+  "file.mime_type": "file_mime_type",
+  "file.created_by": "file_created_by",
+  "file.created_at": "file_created_at",
+} as const;
+
+function listingFromRow(row: Record<string, unknown>): DocumentListing {
+  const file =
+    row.file_id === null
+      ? undefined
+      : uploadFileFromRow(
+          Object.fromEntries(
+            Object.entries(FILE_COLUMNS).map(([column, alias]) => [column.slice("file.".length), row[alias]]),
+          ) as Selectable<UploadFileTable>,
+        );
+  return {
+    document: documentFromRow(row as unknown as Selectable<DocumentTable>),
+    uploadFile: file,
+    hitCount: Number(row.hit_count ?? 0),
+    creatorName: (row.creator_name as string | null) ?? null,
+  };
+}
 
 export class KyselyDocumentRepository implements DocumentRepository {
-  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+  constructor(
+    private readonly db: Kysely<DatabaseSchema>,
+    private readonly features: SqlFeatures,
+  ) {}
 
   async save(document: Document): Promise<void> {
     const row = documentToRow(document);
@@ -114,19 +175,71 @@ export class KyselyDocumentRepository implements DocumentRepository {
     return row && documentFromRow(row);
   }
 
+  async findManyInDataset(datasetId: string, documentIds: readonly string[]): Promise<Document[]> {
+    const unique = [...new Set(documentIds)];
+    if (unique.length === 0) return [];
+    return (await documentsInDataset(this.db, unique.length, datasetId, ...unique)).map(documentFromRow);
+  }
+
   async findUploadFile(fileId: string): Promise<UploadFile | undefined> {
     const [row] = await uploadFileById(this.db, fileId);
-    return (
-      row && {
-        id: row.id,
-        name: row.name,
-        size: row.size,
-        extension: row.extension,
-        mimeType: row.mime_type,
-        createdBy: row.created_by,
-        createdAt: row.created_at,
-      }
-    );
+    return row && uploadFileFromRow(row);
+  }
+
+  async listPage(
+    datasetId: string,
+    filter: DocumentFilter,
+    offset: number,
+    limit: number,
+  ): Promise<{ items: DocumentListing[]; total: number }> {
+    let matching = this.db.selectFrom("documents").where("documents.dataset_id", "=", datasetId);
+    if (filter.status !== undefined)
+      matching = matching.where("documents.display_status", "=", filter.status);
+    if (filter.keyword !== undefined) {
+      const search = this.features.documentNameSearch(filter.keyword);
+      if (search) matching = matching.where(search);
+      matching = matching.where(this.features.containsText("documents.name", filter.keyword));
+    }
+    const page = matching
+      .leftJoin("upload_files as file", "file.id", "documents.upload_file_id")
+      .selectAll("documents")
+      .select(Object.entries(FILE_COLUMNS).map(([column, alias]) => `${column} as ${alias}`) as never[])
+      .select((eb) => [
+        eb
+          .selectFrom("chunks")
+          .select((inner) => inner.fn.sum<number>("chunks.hit_count").as("sum"))
+          .whereRef("chunks.document_id", "=", "documents.id")
+          .as("hit_count"),
+        eb
+          .selectFrom("members")
+          .select("members.name")
+          .whereRef("members.id", "=", "documents.created_by")
+          .as("creator_name"),
+      ])
+      .orderBy("documents.created_at", "desc")
+      .orderBy("documents.position", "desc")
+      .orderBy("documents.id")
+      .limit(limit)
+      .offset(offset);
+    // Unfiltered, the total is the dataset's counter: the page costs the same at 1k or 1M documents.
+    const filtered = filter.status !== undefined || filter.keyword !== undefined;
+    const [rows, total] = await Promise.all([
+      page.execute(),
+      filtered
+        ? matching
+            .select((eb) => eb.fn.countAll<number>().as("total"))
+            .executeTakeFirstOrThrow()
+            .then((row) => row.total)
+        : this.countInDataset(datasetId),
+    ]);
+    return { items: (rows as Record<string, unknown>[]).map(listingFromRow), total: Number(total) };
+  }
+
+  async delete(documentId: string): Promise<void> {
+    // The chunks and values go with the document (foreign keys, on delete cascade); the counters
+    // follow by trigger. The file goes too, unless another document uses it.
+    const [deleted] = await deleteDocument(this.db, documentId);
+    if (deleted?.upload_file_id) await deleteUnusedFile(this.db, deleted.upload_file_id);
   }
 
   async chunkStats(documentId: string): Promise<ChunkStats> {

@@ -5,18 +5,51 @@ import type {
   MetadataFieldUsage,
 } from "@service-api/domain";
 import type { MetadataRepository } from "@service-api/ports";
-import type { Kysely } from "kysely";
-import { compiledRead } from "../compiled-read.js";
-import type { DatabaseSchema } from "../schema.js";
+import type { Kysely, Selectable } from "kysely";
+import { compiledByCount, compiledRead } from "../compiled-read.js";
+import type { DatabaseSchema, MetadataFieldTable } from "../schema.js";
+import type { SqlFeatures } from "../sql-features.js";
 import { updateAllBut } from "./rows.js";
 
+const fieldFromRow = (row: Omit<Selectable<MetadataFieldTable>, "document_count">): MetadataField => ({
+  id: row.id,
+  datasetId: row.dataset_id,
+  name: row.name,
+  type: row.type as MetadataFieldType,
+  createdAt: Number(row.created_at),
+});
+
+const fieldRow = (field: MetadataField) => ({
+  id: field.id,
+  dataset_id: field.datasetId,
+  name: field.name,
+  type: field.type,
+  created_at: field.createdAt,
+});
+
+const FIELD_COLUMNS = ["id", "dataset_id", "name", "type", "created_at"] as const;
 const fieldsOfDataset = compiledRead((db, datasetId: string) =>
   db
     .selectFrom("metadata_fields")
-    .selectAll()
+    .select(FIELD_COLUMNS)
     .where("dataset_id", "=", datasetId)
     .orderBy("created_at")
     .orderBy("id"),
+);
+const fieldsOfDatasets = compiledByCount((db, count, ...datasetIds) =>
+  db
+    .selectFrom("metadata_fields")
+    .select(FIELD_COLUMNS)
+    .where("dataset_id", "in", datasetIds.slice(0, count) as string[])
+    .orderBy("created_at")
+    .orderBy("id"),
+);
+const fieldOfDataset = compiledRead((db, datasetId: string, fieldId: string) =>
+  db
+    .selectFrom("metadata_fields")
+    .select(FIELD_COLUMNS)
+    .where("id", "=", fieldId)
+    .where("dataset_id", "=", datasetId),
 );
 const valuesOfDocument = compiledRead((db, documentId: string) =>
   db
@@ -24,6 +57,15 @@ const valuesOfDocument = compiledRead((db, documentId: string) =>
     .innerJoin("metadata_fields as field", "field.id", "value.field_id")
     .select(["field.id", "field.name", "field.type", "value.value"])
     .where("value.document_id", "=", documentId)
+    .orderBy("field.created_at")
+    .orderBy("field.id"),
+);
+const valuesOfDocuments = compiledByCount((db, count, ...documentIds) =>
+  db
+    .selectFrom("document_metadata_values as value")
+    .innerJoin("metadata_fields as field", "field.id", "value.field_id")
+    .select(["value.document_id", "field.id", "field.name", "field.type", "value.value"])
+    .where("value.document_id", "in", documentIds.slice(0, count) as string[])
     .orderBy("field.created_at")
     .orderBy("field.id"),
 );
@@ -36,17 +78,21 @@ const fieldUsage = compiledRead((db, datasetId: string) =>
     .orderBy("id"),
 );
 
+const entryFromRow = (row: { id: string; name: string; type: string; value: string }): MetadataEntry => ({
+  id: row.id,
+  name: row.name,
+  type: row.type as MetadataFieldType,
+  value: row.value,
+});
+
 export class KyselyMetadataRepository implements MetadataRepository {
-  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+  constructor(
+    private readonly db: Kysely<DatabaseSchema>,
+    private readonly features: SqlFeatures,
+  ) {}
 
   async saveField(field: MetadataField): Promise<void> {
-    const row = {
-      id: field.id,
-      dataset_id: field.datasetId,
-      name: field.name,
-      type: field.type,
-      created_at: field.createdAt,
-    };
+    const row = fieldRow(field);
     await this.db
       .insertInto("metadata_fields")
       .values(row)
@@ -54,15 +100,50 @@ export class KyselyMetadataRepository implements MetadataRepository {
       .execute();
   }
 
+  async createField(field: MetadataField): Promise<boolean> {
+    // The unique (dataset, name) constraint settles races: a taken name inserts nothing.
+    const inserted = await this.db
+      .insertInto("metadata_fields")
+      .values(fieldRow(field))
+      .onConflict((conflict) => conflict.doNothing())
+      .returning("id")
+      .execute();
+    return inserted.length > 0;
+  }
+
+  async findField(datasetId: string, fieldId: string): Promise<MetadataField | undefined> {
+    const [row] = await fieldOfDataset(this.db, datasetId, fieldId);
+    return row && fieldFromRow(row);
+  }
+
+  async renameField(fieldId: string, name: string): Promise<boolean> {
+    // Values are keyed by field id: one row changes, whatever the number of documents.
+    try {
+      await this.db.updateTable("metadata_fields").set({ name }).where("id", "=", fieldId).execute();
+      return true;
+    } catch (error) {
+      if (this.features.isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  async deleteField(fieldId: string): Promise<void> {
+    // One statement: the values go with the field (foreign key, on delete cascade).
+    await this.db.deleteFrom("metadata_fields").where("id", "=", fieldId).execute();
+  }
+
   async listFields(datasetId: string): Promise<MetadataField[]> {
-    const rows = await fieldsOfDataset(this.db, datasetId);
-    return rows.map((row) => ({
-      id: row.id,
-      datasetId: row.dataset_id,
-      name: row.name,
-      type: row.type as MetadataFieldType,
-      createdAt: row.created_at,
-    }));
+    return (await fieldsOfDataset(this.db, datasetId)).map(fieldFromRow);
+  }
+
+  async listFieldsOf(datasetIds: readonly string[]): Promise<Map<string, MetadataField[]>> {
+    const unique = [...new Set(datasetIds)];
+    const fields = new Map<string, MetadataField[]>(unique.map((id) => [id, []]));
+    if (unique.length === 0) return fields;
+    for (const row of await fieldsOfDatasets(this.db, unique.length, ...unique)) {
+      fields.get(row.dataset_id)?.push(fieldFromRow(row));
+    }
+    return fields;
   }
 
   async setValue(documentId: string, fieldId: string, value: string): Promise<void> {
@@ -73,14 +154,30 @@ export class KyselyMetadataRepository implements MetadataRepository {
       .execute();
   }
 
+  async clearValue(documentId: string, fieldId: string): Promise<void> {
+    await this.db
+      .deleteFrom("document_metadata_values")
+      .where("document_id", "=", documentId)
+      .where("field_id", "=", fieldId)
+      .execute();
+  }
+
+  async clearValues(documentId: string): Promise<void> {
+    await this.db.deleteFrom("document_metadata_values").where("document_id", "=", documentId).execute();
+  }
+
   async valuesOf(documentId: string): Promise<MetadataEntry[]> {
-    const rows = await valuesOfDocument(this.db, documentId);
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      type: row.type as MetadataFieldType,
-      value: row.value,
-    }));
+    return (await valuesOfDocument(this.db, documentId)).map(entryFromRow);
+  }
+
+  async valuesOfDocuments(documentIds: readonly string[]): Promise<Map<string, MetadataEntry[]>> {
+    const unique = [...new Set(documentIds)];
+    const values = new Map<string, MetadataEntry[]>(unique.map((id) => [id, []]));
+    if (unique.length === 0) return values;
+    for (const row of await valuesOfDocuments(this.db, unique.length, ...unique)) {
+      values.get(row.document_id)?.push(entryFromRow(row));
+    }
+    return values;
   }
 
   async listFieldUsage(datasetId: string): Promise<MetadataFieldUsage[]> {

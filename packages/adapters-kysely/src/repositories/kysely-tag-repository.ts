@@ -1,15 +1,30 @@
-import type { Tag, TagBinding, TagType } from "@service-api/domain";
+import type { CountedTag, Tag, TagBinding, TagType } from "@service-api/domain";
 import type { TagRepository } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
-import { compiledByCount } from "../compiled-read.js";
+import { compiledByCount, compiledRead } from "../compiled-read.js";
 import type { DatabaseSchema, TagTable } from "../schema.js";
+import type { SqlFeatures } from "../sql-features.js";
 import { updateAllBut } from "./rows.js";
 
-const tagFromRow = (row: Selectable<TagTable>): Tag => ({
+const tagFromRow = (row: Omit<Selectable<TagTable>, "binding_count">): Tag => ({
   id: row.id,
   workspaceId: row.workspace_id,
   type: row.type as TagType,
   name: row.name,
+  createdAt: Number(row.created_at),
+});
+
+const countedFromRow = (row: Selectable<TagTable>): CountedTag => ({
+  ...tagFromRow(row),
+  bindingCount: Number(row.binding_count),
+});
+
+const tagRow = (tag: Tag) => ({
+  id: tag.id,
+  workspace_id: tag.workspaceId,
+  type: tag.type,
+  name: tag.name,
+  created_at: tag.createdAt,
 });
 
 const tagsByIds = compiledByCount((db, count, ...ids) =>
@@ -17,6 +32,17 @@ const tagsByIds = compiledByCount((db, count, ...ids) =>
     .selectFrom("tags")
     .selectAll()
     .where("id", "in", ids.slice(0, count) as string[]),
+);
+
+const TAG_COLUMNS = ["tags.id", "tags.workspace_id", "tags.type", "tags.name", "tags.created_at"] as const;
+const tagsBoundTo = compiledByCount((db, count, ...targetIds) =>
+  db
+    .selectFrom("tag_bindings")
+    .innerJoin("tags", "tags.id", "tag_bindings.tag_id")
+    .select(["tag_bindings.target_id", ...TAG_COLUMNS])
+    .where("tag_bindings.target_id", "in", targetIds.slice(0, count) as string[])
+    .orderBy("tags.name")
+    .orderBy("tags.id"),
 );
 
 const BINDING_COLUMNS = ["id", "workspace_id", "tag_id", "target_id", "created_at"] as const;
@@ -33,16 +59,54 @@ const insertBindings = compiledByCount((db, count, ...values) =>
     .onConflict((conflict) => conflict.columns(["tag_id", "target_id"]).doNothing()),
 );
 
+const tagOfKind = compiledRead((db, workspaceId: string, type: string, tagId: string) =>
+  db
+    .selectFrom("tags")
+    .selectAll()
+    .where("id", "=", tagId)
+    .where("workspace_id", "=", workspaceId)
+    .where("type", "=", type),
+);
+
+const countedOfKind = compiledRead((db, workspaceId: string, type: string) =>
+  db
+    .selectFrom("tags")
+    .selectAll()
+    .where("workspace_id", "=", workspaceId)
+    .where("type", "=", type)
+    .orderBy("created_at", "desc")
+    .orderBy("id"),
+);
+
 export class KyselyTagRepository implements TagRepository {
-  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+  constructor(
+    private readonly db: Kysely<DatabaseSchema>,
+    private readonly features: SqlFeatures,
+  ) {}
 
   async save(tag: Tag): Promise<void> {
-    const row = { id: tag.id, workspace_id: tag.workspaceId, type: tag.type, name: tag.name };
+    const row = tagRow(tag);
     await this.db
       .insertInto("tags")
       .values(row)
       .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
       .execute();
+  }
+
+  async create(tag: Tag): Promise<boolean> {
+    // The unique (workspace, type, name) index settles races: a taken name inserts nothing.
+    const inserted = await this.db
+      .insertInto("tags")
+      .values(tagRow(tag))
+      .onConflict((conflict) => conflict.doNothing())
+      .returning("id")
+      .execute();
+    return inserted.length > 0;
+  }
+
+  async findInWorkspace(workspaceId: string, type: TagType, tagId: string): Promise<CountedTag | undefined> {
+    const [row] = await tagOfKind(this.db, workspaceId, type, tagId);
+    return row && countedFromRow(row);
   }
 
   async findByIds(ids: readonly string[]): Promise<Tag[]> {
@@ -63,6 +127,25 @@ export class KyselyTagRepository implements TagRepository {
     return rows.map(tagFromRow);
   }
 
+  async listCounted(workspaceId: string, type: TagType): Promise<CountedTag[]> {
+    return (await countedOfKind(this.db, workspaceId, type)).map(countedFromRow);
+  }
+
+  async rename(tagId: string, name: string): Promise<boolean> {
+    try {
+      await this.db.updateTable("tags").set({ name }).where("id", "=", tagId).execute();
+      return true;
+    } catch (error) {
+      if (this.features.isUniqueViolation(error)) return false;
+      throw error;
+    }
+  }
+
+  async delete(tagId: string): Promise<void> {
+    // One statement: the bindings go with the tag (foreign key, on delete cascade).
+    await this.db.deleteFrom("tags").where("id", "=", tagId).execute();
+  }
+
   async bind(bindings: readonly TagBinding[]): Promise<void> {
     if (bindings.length === 0) return;
     // One statement: the unique (tag_id, target_id) constraint settles races, no check-then-insert.
@@ -76,6 +159,15 @@ export class KyselyTagRepository implements TagRepository {
     await insertBindings(this.db, bindings.length, ...values);
   }
 
+  async unbind(targetId: string, tagIds: readonly string[]): Promise<void> {
+    if (tagIds.length === 0) return;
+    await this.db
+      .deleteFrom("tag_bindings")
+      .where("target_id", "=", targetId)
+      .where("tag_id", "in", [...new Set(tagIds)])
+      .execute();
+  }
+
   async boundTagIds(targetId: string): Promise<string[]> {
     const rows = await this.db
       .selectFrom("tag_bindings")
@@ -84,5 +176,15 @@ export class KyselyTagRepository implements TagRepository {
       .orderBy("seq")
       .execute();
     return rows.map((row) => row.tag_id);
+  }
+
+  async boundTags(targetIds: readonly string[]): Promise<Map<string, Tag[]>> {
+    const unique = [...new Set(targetIds)];
+    const bound = new Map<string, Tag[]>(unique.map((id) => [id, []]));
+    if (unique.length === 0) return bound;
+    for (const row of await tagsBoundTo(this.db, unique.length, ...unique)) {
+      bound.get(row.target_id)?.push(tagFromRow(row));
+    }
+    return bound;
   }
 }

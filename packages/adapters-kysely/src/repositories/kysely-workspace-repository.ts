@@ -1,4 +1,4 @@
-import type { Member, Workspace, WorkspaceStatus } from "@service-api/domain";
+import type { Member, MemberRole, Workspace, WorkspaceStatus } from "@service-api/domain";
 import type { WorkspaceRepository } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
 import { compiledRead } from "../compiled-read.js";
@@ -15,6 +15,7 @@ const memberFromRow = (row: Selectable<MemberTable>): Member => ({
   id: row.id,
   workspaceId: row.workspace_id,
   name: row.name,
+  role: row.role as MemberRole,
 });
 
 const workspaceById = compiledRead((db, id: string) =>
@@ -22,6 +23,9 @@ const workspaceById = compiledRead((db, id: string) =>
 );
 const memberInWorkspace = compiledRead((db, workspaceId: string, memberId: string) =>
   db.selectFrom("members").selectAll().where("id", "=", memberId).where("workspace_id", "=", workspaceId),
+);
+const ownerOf = compiledRead((db, workspaceId: string) =>
+  db.selectFrom("members").selectAll().where("workspace_id", "=", workspaceId).where("role", "=", "owner"),
 );
 
 export class KyselyWorkspaceRepository implements WorkspaceRepository {
@@ -58,7 +62,7 @@ export class KyselyWorkspaceRepository implements WorkspaceRepository {
   }
 
   async saveMember(member: Member): Promise<void> {
-    const row = { id: member.id, workspace_id: member.workspaceId, name: member.name };
+    const row = { id: member.id, workspace_id: member.workspaceId, name: member.name, role: member.role };
     await this.db
       .insertInto("members")
       .values(row)
@@ -68,6 +72,11 @@ export class KyselyWorkspaceRepository implements WorkspaceRepository {
 
   async findMember(workspaceId: string, memberId: string): Promise<Member | undefined> {
     const [row] = await memberInWorkspace(this.db, workspaceId, memberId);
+    return row && memberFromRow(row);
+  }
+
+  async findOwner(workspaceId: string): Promise<Member | undefined> {
+    const [row] = await ownerOf(this.db, workspaceId);
     return row && memberFromRow(row);
   }
 }

@@ -3,6 +3,7 @@ import type { Migration, MigrationProvider } from "kysely/migration";
 import * as initialSchema from "./0001-initial-schema.js";
 import * as documentCounters from "./0003-document-counters.js";
 import * as accessRevision from "./0004-access-revision.js";
+import * as management from "./0006-management.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -11,6 +12,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0003-document-counters": documentCounters,
   "0004-access-revision": accessRevision,
   "0005-rate-limit-counters": rateLimitCountersMigration,
+  "0006-management": management,
 };
 
 export const sqliteMigrations: MigrationProvider = {

@@ -4,9 +4,12 @@ import { describeConversationRepositoryContract } from "./contracts/conversation
 import { describeDatasetRepositoryContract } from "./contracts/dataset-repository.contract.js";
 import { describeDocumentRepositoryContract } from "./contracts/document-repository.contract.js";
 import { describeEndUserRepositoryContract } from "./contracts/end-user-repository.contract.js";
+import { describeListingContract } from "./contracts/listing.contract.js";
+import { describeMetadataManagementContract } from "./contracts/metadata-management.contract.js";
 import { describeMetadataRepositoryContract } from "./contracts/metadata-repository.contract.js";
 import { describeRateLimitRepositoryContract } from "./contracts/rate-limit-repository.contract.js";
 import { describeStoreTransactionContract } from "./contracts/store.contract.js";
+import { describeTagManagementContract } from "./contracts/tag-management.contract.js";
 import { describeTagRepositoryContract } from "./contracts/tag-repository.contract.js";
 import type { OpenStore } from "./contracts/use-store.js";
 import { describeWorkspaceRepositoryContract } from "./contracts/workspace-repository.contract.js";
@@ -23,5 +26,8 @@ export function describeStoreContract(openStore: OpenStore): void {
   describeEndUserRepositoryContract(openStore);
   describeConversationRepositoryContract(openStore);
   describeRateLimitRepositoryContract(openStore);
+  describeTagManagementContract(openStore);
+  describeMetadataManagementContract(openStore);
+  describeListingContract(openStore);
   describeStoreTransactionContract(openStore);
 }

@@ -29,6 +29,7 @@ export const aMember = (workspaceId: string, over: Partial<Member> = {}): Member
   id: id(),
   workspaceId,
   name: "Ada Lovelace",
+  role: "normal",
   ...over,
 });
 
@@ -39,7 +40,11 @@ export const aDataset = (workspaceId: string, over: Partial<Dataset> = {}): Data
   enableApi: true,
   builtInFieldEnabled: false,
   processRule: { id: id(), mode: "automatic", rules: {} },
+  description: "",
+  createdBy: null,
+  updatedBy: null,
   createdAt: 1_700_000_000,
+  updatedAt: over.createdAt ?? 1_700_000_000,
   ...over,
 });
 
@@ -82,6 +87,8 @@ export const aDocument = (datasetId: string, over: Partial<Document> = {}): Docu
   disabledAt: null,
   disabledBy: null,
   archived: false,
+  archivedAt: null,
+  archivedBy: null,
   docForm: "text_model",
   docLanguage: "English",
   docType: null,
@@ -114,7 +121,8 @@ export const aTag = (workspaceId: string, over: Partial<Tag> = {}): Tag => ({
   id: id(),
   workspaceId,
   type: "knowledge",
-  name: "finance",
+  name: `tag-${id().slice(0, 8)}`,
+  createdAt: 1_700_000_000,
   ...over,
 });
 
@@ -125,6 +133,8 @@ export const anApp = (workspaceId: string, over: Partial<App> = {}): App => ({
   mode: "advanced-chat",
   enableApi: true,
   status: "normal",
+  description: "",
+  createdBy: null,
   ...over,
 });
 

@@ -42,6 +42,11 @@ export const appSchema = z.strictObject({
   mode: z.enum(Object.keys(APP_MODES) as [keyof typeof APP_MODES, ...(keyof typeof APP_MODES)[]]),
   enable_api: z.boolean().default(true),
   status: z.enum(["normal", "archived"]).default("normal"),
+  description: z.string().default(""),
+  /** A member of the workspace, or null; default: its owner. */
+  created_by: z.string().min(1).nullable().optional(),
+  /** App tags of the workspace bound to the app. */
+  tag_ids: z.array(id).default([]),
   api_keys: z.array(apiKey).default([]),
   site: siteSchema.optional(),
   conversations: z.array(conversationSchema).default([]),

@@ -36,6 +36,8 @@ export const documentSchema = z.strictObject({
   disabled_at: timestamp.nullable().default(null),
   disabled_by: z.string().nullable().default(null),
   archived: z.boolean().default(false),
+  archived_at: timestamp.nullable().default(null),
+  archived_by: z.string().nullable().default(null),
   doc_form: z.enum(["text_model", "hierarchical_model", "qa_model"]).default("text_model"),
   doc_language: z.string().default("English"),
   doc_type: z.string().nullable().default(null),
@@ -59,6 +61,11 @@ export const documentSchema = z.strictObject({
 export const datasetSchema = z.strictObject({
   id: id.optional(),
   name,
+  description: z.string().default(""),
+  /** A member of the workspace, or null; default: its owner. */
+  created_by: z.string().min(1).nullable().optional(),
+  updated_by: z.string().min(1).nullable().optional(),
+  updated_at: timestamp.optional(),
   enable_api: z.boolean().default(true),
   built_in_field_enabled: z.boolean().default(false),
   created_at: timestamp.optional(),

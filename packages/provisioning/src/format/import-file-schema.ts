@@ -1,14 +1,20 @@
 import { z } from "zod";
 import { appSchema } from "./app-schema.js";
-import { apiKey, id, name } from "./common.js";
+import { apiKey, id, name, timestamp } from "./common.js";
 import { datasetSchema } from "./dataset-schema.js";
 
-export const memberSchema = z.strictObject({ id: id.optional(), name });
+/** `role`: at most one owner; when none is marked, the first member listed is the owner. */
+export const memberSchema = z.strictObject({
+  id: id.optional(),
+  name,
+  role: z.enum(["owner", "normal"]).optional(),
+});
 
 export const tagSchema = z.strictObject({
   id: id.optional(),
   name,
   type: z.enum(["knowledge", "app"]),
+  created_at: timestamp.optional(),
 });
 
 export const workspaceSchema = z.strictObject({

@@ -2,7 +2,10 @@ import {
   apiKeyKindOf,
   MAX_JSON_DEPTH,
   matchVariableType,
+  metadataFieldNameProblem,
   nestsDeeperThan,
+  tagNameProblem,
+  typedMetadataValue,
   typeMismatchMessage,
 } from "@service-api/domain";
 import type { DatasetInput, ImportFile, WorkspaceInput } from "../format/import-file-schema.js";
@@ -23,9 +26,23 @@ export function checkFile(file: ImportFile): ImportIssue[] {
     const at = `workspaces[${w}]`;
     unique("workspace", workspace.id!, at);
     const members = new Set(workspace.members.map((member) => member.id));
-    for (const [m, member] of workspace.members.entries())
+    const owners = uniqueness(report);
+    for (const [m, member] of workspace.members.entries()) {
       unique("member", member.id!, `${at}.members[${m}]`);
-    for (const [t, tag] of workspace.tags.entries()) unique("tag", tag.id!, `${at}.tags[${t}]`);
+      if (member.role === "owner") owners("owner", "of a workspace", `${at}.members[${m}].role`);
+    }
+    const tagNames = uniqueness(report);
+    for (const [t, tag] of workspace.tags.entries()) {
+      unique("tag", tag.id!, `${at}.tags[${t}]`);
+      const problem = tagNameProblem(tag.name);
+      if (problem) report(`${at}.tags[${t}].name`, problem.replace(/^name: /, ""));
+      tagNames(`${tag.type} tag name`, tag.name, `${at}.tags[${t}].name`);
+    }
+    const checkMember = (path: string, memberId: string | null | undefined) => {
+      if (memberId !== undefined && memberId !== null && !members.has(memberId))
+        report(path, `${memberId} is not a member of this workspace`);
+    };
+    const appTags = new Set(workspace.tags.filter((tag) => tag.type === "app").map((tag) => tag.id));
     workspace.dataset_api_keys.forEach((key, k) => {
       keys("key", key, `${at}.dataset_api_keys[${k}]`);
       if (!key.startsWith("sha256:") && apiKeyKindOf(key) !== "dataset") {
@@ -33,11 +50,18 @@ export function checkFile(file: ImportFile): ImportIssue[] {
       }
     });
     for (const [d, dataset] of workspace.datasets.entries()) {
+      checkMember(`${at}.datasets[${d}].created_by`, dataset.created_by);
+      checkMember(`${at}.datasets[${d}].updated_by`, dataset.updated_by);
       checkDataset(dataset, `${at}.datasets[${d}]`, workspace, members, unique, report);
     }
     workspace.apps.forEach((app, a) => {
       const appAt = `${at}.apps[${a}]`;
       unique("app", app.id!, appAt);
+      checkMember(`${appAt}.created_by`, app.created_by);
+      app.tag_ids.forEach((tagId, t) => {
+        if (!appTags.has(tagId))
+          report(`${appAt}.tag_ids[${t}]`, `tag ${tagId} is not an app tag of this workspace`);
+      });
       app.api_keys.forEach((key, k) => {
         keys("key", key, `${appAt}.api_keys[${k}]`);
         if (!key.startsWith("sha256:") && apiKeyKindOf(key) !== "app") {
@@ -93,6 +117,8 @@ function checkDataset(
   const fieldNames = uniqueness(report);
   dataset.metadata_fields.forEach((field, f) => {
     unique("metadata field", field.id!, `${at}.metadata_fields[${f}]`);
+    const problem = metadataFieldNameProblem(field.name);
+    if (problem) report(`${at}.metadata_fields[${f}].name`, problem.replace(/^name: /, ""));
     fieldNames("field name", field.name, `${at}.metadata_fields[${f}].name`);
   });
   const fields = new Map(dataset.metadata_fields.map((field) => [field.name, field.type]));
@@ -121,20 +147,11 @@ function checkDataset(
     for (const [fieldName, value] of Object.entries(document.metadata)) {
       const type = fields.get(fieldName);
       const path = `${documentAt}.metadata${/^[A-Za-z_$][\w$]*$/.test(fieldName) ? `.${fieldName}` : `[${JSON.stringify(fieldName)}]`}`;
-      if (!type) report(path, `field "${fieldName}" is not defined for this dataset`);
-      else if (!metadataValueFits(type, value))
-        report(path, `field "${fieldName}" holds ${type} values; ${JSON.stringify(value)} is not one`);
+      const typed = type && typedMetadataValue(type, value);
+      if (!typed) report(path, `field "${fieldName}" is not defined for this dataset`);
+      else if (!typed.ok) report(path, `field "${fieldName}" holds ${type} values: ${typed.reason}`);
     }
   });
-}
-
-function metadataValueFits(type: "string" | "number" | "time", value: string | number): boolean {
-  if (type === "string") return typeof value === "string";
-  if (type === "time")
-    return typeof value === "number" ? Number.isInteger(value) && value >= 0 : /^\d+$/.test(value);
-  return typeof value === "number"
-    ? Number.isFinite(value)
-    : value.trim() !== "" && Number.isFinite(Number(value));
 }
 
 /** Names the value in a message; never a key, which is a secret. */

@@ -89,6 +89,59 @@ describe.each(STORES)("ImportData (%s)", (_store, openStore) => {
     expect(after).toEqual(before);
   });
 
+  it("makes the member marked owner the owner, else the first listed, and stores values as the API does", async () => {
+    const { importData, exportData } = await worldOn(openStore);
+    await importData.execute({
+      version: 1,
+      workspaces: [
+        {
+          name: "W",
+          members: [{ name: "First" }, { name: "Second" }],
+          tags: [{ name: "bots", type: "app" }],
+          datasets: [
+            {
+              name: "D",
+              metadata_fields: [
+                { name: "n", type: "number" },
+                { name: "t", type: "time" },
+              ],
+              documents: [{ name: "x", metadata: { n: "042", t: "007" } }],
+            },
+          ],
+          apps: [{ name: "A", mode: "chat" }],
+        },
+      ],
+    });
+    let exported = await exportData.execute();
+    let workspace = exported.workspaces[0]!;
+    expect(workspace.members?.map(({ name, role }) => [name, role])).toEqual([
+      ["First", "owner"],
+      ["Second", "normal"],
+    ]);
+    const owner = workspace.members?.[0]?.id;
+    expect(workspace.datasets?.[0]).toMatchObject({ created_by: owner, description: "", updated_by: null });
+    expect(workspace.datasets?.[0]?.documents?.[0]?.metadata).toEqual({ n: "42", t: "7" });
+    expect(workspace.apps?.[0]).toMatchObject({ created_by: owner, tag_ids: [] });
+
+    // Marking the second as owner makes the first a normal member, in one import.
+    workspace.members = [
+      { ...workspace.members![0]!, role: "normal" },
+      { ...workspace.members![1]!, role: "owner" },
+    ];
+    workspace.apps![0]!.tag_ids = [workspace.tags![0]!.id!];
+    await importData.execute(exported);
+    exported = await exportData.execute();
+    workspace = exported.workspaces[0]!;
+    expect(workspace.members?.map(({ name, role }) => [name, role])).toEqual([
+      ["First", "normal"],
+      ["Second", "owner"],
+    ]);
+    expect(workspace.apps?.[0]?.tag_ids).toEqual([workspace.tags![0]!.id]);
+    const again = await exportData.execute();
+    await importData.execute(again);
+    expect(await exportData.execute()).toEqual(again);
+  });
+
   it("reports progress over the documents", async () => {
     const { importData } = await worldOn(openStore);
     const seen: string[] = [];
@@ -274,6 +327,93 @@ const BAD_FILES: [string, unknown, { path: string; message: RegExp }][] = [
       ],
     },
     { path: "workspaces[0].apps[0].conversations[0].variables[0].value", message: /deeper than 64/ },
+  ],
+  [
+    "a tag name over 50 characters",
+    { version: 1, workspaces: [{ name: "W", tags: [{ name: "x".repeat(51), type: "knowledge" }] }] },
+    { path: "workspaces[0].tags[0].name", message: /^Name must be between 1 to 50 characters\.$/ },
+  ],
+  [
+    "two tags of a kind with one name",
+    {
+      version: 1,
+      workspaces: [
+        {
+          name: "W",
+          tags: [
+            { name: "red", type: "knowledge" },
+            { name: "red", type: "app" },
+            { id: "0d3f5a10-6c2e-4b7d-9a41-5e8c2f1b7aff", name: "red", type: "knowledge" },
+          ],
+        },
+      ],
+    },
+    { path: "workspaces[0].tags[2].name", message: /duplicate knowledge tag name "red"/ },
+  ],
+  [
+    "a metadata field named like a built-in",
+    {
+      version: 1,
+      workspaces: [
+        { name: "W", datasets: [{ name: "D", metadata_fields: [{ name: "uploader", type: "string" }] }] },
+      ],
+    },
+    { path: "workspaces[0].datasets[0].metadata_fields[0].name", message: /Built-in fields/ },
+  ],
+  [
+    "two owners",
+    {
+      version: 1,
+      workspaces: [
+        {
+          name: "W",
+          members: [
+            { name: "A", role: "owner" },
+            { name: "B", role: "owner" },
+          ],
+        },
+      ],
+    },
+    { path: "workspaces[0].members[1].role", message: /duplicate owner/ },
+  ],
+  [
+    "an app bound to a knowledge tag",
+    {
+      version: 1,
+      workspaces: [
+        {
+          name: "W",
+          tags: [{ id: "0d3f5a10-6c2e-4b7d-9a41-5e8c2f1b7aee", name: "k", type: "knowledge" }],
+          apps: [{ name: "A", mode: "chat", tag_ids: ["0d3f5a10-6c2e-4b7d-9a41-5e8c2f1b7aee"] }],
+        },
+      ],
+    },
+    { path: "workspaces[0].apps[0].tag_ids[0]", message: /not an app tag/ },
+  ],
+  [
+    "a dataset creator who is not a member",
+    { version: 1, workspaces: [{ name: "W", datasets: [{ name: "D", created_by: "someone" }] }] },
+    { path: "workspaces[0].datasets[0].created_by", message: /not a member/ },
+  ],
+  [
+    "a time value with a fraction",
+    {
+      version: 1,
+      workspaces: [
+        {
+          name: "W",
+          members: [{ name: "M" }],
+          datasets: [
+            {
+              name: "D",
+              metadata_fields: [{ name: "at", type: "time" }],
+              documents: [{ name: "x", metadata: { at: 1.5 } }],
+            },
+          ],
+        },
+      ],
+    },
+    { path: "workspaces[0].datasets[0].documents[0].metadata.at", message: /whole seconds/ },
   ],
   [
     "a key of the wrong kind",

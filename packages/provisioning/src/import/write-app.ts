@@ -5,12 +5,13 @@ import { writeKey } from "./write-key.js";
 
 export async function writeApp(
   app: AppInput,
-  workspaceId: string,
+  { workspaceId, ownerId }: { workspaceId: string; ownerId: string | undefined },
   at: string,
   context: WriteContext,
 ): Promise<void> {
   const { repositories, clock, ids, summary } = context;
   const appId = app.id!;
+  const existing = await repositories.apps.findById(appId);
   await repositories.apps.save({
     id: appId,
     workspaceId,
@@ -18,7 +19,18 @@ export async function writeApp(
     mode: app.mode,
     enableApi: app.enable_api,
     status: app.status,
+    description: app.description,
+    createdBy: app.created_by !== undefined ? app.created_by : (existing?.createdBy ?? ownerId ?? null),
   });
+  await repositories.tags.bind(
+    app.tag_ids.map((tagId) => ({
+      id: ids.derive("tag-binding", tagId, appId),
+      workspaceId,
+      tagId,
+      targetId: appId,
+      createdAt: clock.nowSeconds(),
+    })),
+  );
   summary.apps += 1;
   if (app.site) {
     const { title, ...site } = app.site;

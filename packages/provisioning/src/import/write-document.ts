@@ -1,4 +1,4 @@
-import type { Document } from "@service-api/domain";
+import { type Document, type MetadataFieldType, typedMetadataValue } from "@service-api/domain";
 import type { DocumentInput } from "../format/import-file-schema.js";
 import type { WriteContext } from "./write-context.js";
 
@@ -8,7 +8,8 @@ export interface DocumentPlace {
   /** 1-based place in the file, the default position. */
   position: number;
   defaultCreator: string | undefined;
-  fieldIds: Map<string, string>;
+  /** The dataset's fields by name. */
+  fields: Map<string, { id: string; type: MetadataFieldType }>;
 }
 
 export async function writeDocument(
@@ -57,6 +58,8 @@ export async function writeDocument(
     disabledAt: input.disabled_at,
     disabledBy: input.disabled_by,
     archived: input.archived,
+    archivedAt: input.archived_at,
+    archivedBy: input.archived_by,
     docForm: input.doc_form,
     docLanguage: input.doc_language,
     docType: input.doc_type,
@@ -75,7 +78,11 @@ export async function writeDocument(
   }));
   await repositories.documents.replaceChunks(documentId, chunks);
   for (const [fieldName, value] of Object.entries(input.metadata)) {
-    await repositories.metadata.setValue(documentId, place.fieldIds.get(fieldName)!, String(value));
+    // Checked already: stored as the API stores a value of the field's type (`"042"` → `"42"`).
+    const field = place.fields.get(fieldName)!;
+    const typed = typedMetadataValue(field.type, value);
+    if (typed.ok && typed.text !== null)
+      await repositories.metadata.setValue(documentId, field.id, typed.text);
   }
   summary.documents += 1;
   context.onDocument();

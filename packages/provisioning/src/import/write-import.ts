@@ -18,31 +18,58 @@ async function writeWorkspace(workspace: WorkspaceInput, at: string, context: Wr
   const workspaceId = workspace.id!;
   await repositories.workspaces.save({ id: workspaceId, name: workspace.name, status: workspace.status });
   summary.workspaces += 1;
-  for (const member of workspace.members) {
-    await repositories.workspaces.saveMember({ id: member.id!, workspaceId, name: member.name });
-  }
+  const ownerId = await writeMembers(workspace, context);
+  const storedTags = new Map(
+    (await repositories.tags.findByIds(workspace.tags.map((tag) => tag.id!))).map((tag) => [tag.id, tag]),
+  );
   for (const tag of workspace.tags) {
-    await repositories.tags.save({ id: tag.id!, workspaceId, type: tag.type, name: tag.name });
+    const createdAt = tag.created_at ?? storedTags.get(tag.id!)?.createdAt ?? context.clock.nowSeconds();
+    await repositories.tags.save({ id: tag.id!, workspaceId, type: tag.type, name: tag.name, createdAt });
   }
   for (const [index, key] of workspace.dataset_api_keys.entries()) {
     await writeKey(key, "dataset", workspaceId, null, `${at}.dataset_api_keys[${index}]`, context);
   }
   const defaultCreator = workspace.members[0]?.id;
-  for (const dataset of workspace.datasets) await writeDataset(dataset, workspaceId, defaultCreator, context);
+  for (const dataset of workspace.datasets)
+    await writeDataset(dataset, { workspaceId, ownerId, defaultCreator }, context);
   for (const [index, app] of workspace.apps.entries())
-    await writeApp(app, workspaceId, `${at}.apps[${index}]`, context);
+    await writeApp(app, { workspaceId, ownerId }, `${at}.apps[${index}]`, context);
+}
+
+/**
+ * Saves the members; the owner is the one marked, else the first listed. A stored owner the file
+ * does not keep as owner is made a normal member first: a workspace has one owner at most.
+ */
+async function writeMembers(workspace: WorkspaceInput, context: WriteContext): Promise<string | undefined> {
+  const { repositories } = context;
+  const workspaceId = workspace.id!;
+  const ownerId = (workspace.members.find((member) => member.role === "owner") ?? workspace.members[0])?.id;
+  const storedOwner = await repositories.workspaces.findOwner(workspaceId);
+  if (storedOwner && ownerId !== undefined && storedOwner.id !== ownerId)
+    await repositories.workspaces.saveMember({ ...storedOwner, role: "normal" });
+  for (const member of workspace.members) {
+    const role = member.id === ownerId ? "owner" : "normal";
+    await repositories.workspaces.saveMember({ id: member.id!, workspaceId, name: member.name, role });
+  }
+  return ownerId ?? storedOwner?.id;
+}
+
+interface DatasetPlace {
+  workspaceId: string;
+  ownerId: string | undefined;
+  defaultCreator: string | undefined;
 }
 
 async function writeDataset(
   dataset: DatasetInput,
-  workspaceId: string,
-  defaultCreator: string | undefined,
+  { workspaceId, ownerId, defaultCreator }: DatasetPlace,
   context: WriteContext,
 ): Promise<void> {
   const { repositories, clock, summary } = context;
   const datasetId = dataset.id!;
   const existing = await repositories.datasets.findInWorkspace(workspaceId, datasetId);
   const rule = dataset.process_rule;
+  const createdAt = dataset.created_at ?? existing?.createdAt ?? clock.nowSeconds();
   await repositories.datasets.save({
     id: datasetId,
     workspaceId,
@@ -50,7 +77,12 @@ async function writeDataset(
     enableApi: dataset.enable_api,
     builtInFieldEnabled: dataset.built_in_field_enabled,
     processRule: rule ? { id: rule.id!, mode: rule.mode, rules: rule.rules } : undefined,
-    createdAt: dataset.created_at ?? existing?.createdAt ?? clock.nowSeconds(),
+    description: dataset.description,
+    createdBy:
+      dataset.created_by !== undefined ? dataset.created_by : (existing?.createdBy ?? ownerId ?? null),
+    updatedBy: dataset.updated_by !== undefined ? dataset.updated_by : (existing?.updatedBy ?? null),
+    createdAt,
+    updatedAt: dataset.updated_at ?? existing?.updatedAt ?? createdAt,
   });
   summary.datasets += 1;
   const storedFields = new Map(
@@ -66,11 +98,13 @@ async function writeDataset(
       createdAt,
     });
   }
-  const fieldIds = new Map(dataset.metadata_fields.map((field) => [field.name, field.id!]));
+  const fields = new Map(
+    dataset.metadata_fields.map((field) => [field.name, { id: field.id!, type: field.type }]),
+  );
   for (const [position, document] of dataset.documents.entries()) {
     await writeDocument(
       document,
-      { workspaceId, datasetId, position: position + 1, defaultCreator, fieldIds },
+      { workspaceId, datasetId, position: position + 1, defaultCreator, fields },
       context,
     );
   }

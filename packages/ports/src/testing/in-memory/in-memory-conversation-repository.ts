@@ -1,4 +1,4 @@
-import type { Conversation, ConversationVariable } from "@service-api/domain";
+import { type Conversation, type ConversationVariable, matchesTextFilter } from "@service-api/domain";
 import type { ConversationRepository } from "../../conversation-repository.js";
 import { byName, byText, type Snapshotting } from "./snapshotting.js";
 
@@ -30,6 +30,24 @@ export class InMemoryConversationRepository implements ConversationRepository, S
       (variable) => variable.conversationId === conversationId,
     );
     return structuredClone(variables.sort(byName));
+  }
+
+  async listVariablesPage(
+    conversationId: string,
+    options: { after?: { createdAt: number; id: string }; limit: number; nameContains?: string },
+  ): Promise<ConversationVariable[]> {
+    const { after, limit, nameContains } = options;
+    const variables = [...this.#variables.values()]
+      .filter((variable) => variable.conversationId === conversationId)
+      .filter((variable) => nameContains === undefined || matchesTextFilter(variable.name, nameContains))
+      .filter(
+        (variable) =>
+          !after ||
+          variable.createdAt > after.createdAt ||
+          (variable.createdAt === after.createdAt && byText(variable.id, after.id) > 0),
+      )
+      .sort((a, b) => a.createdAt - b.createdAt || byText(a.id, b.id));
+    return structuredClone(variables.slice(0, limit));
   }
 
   async save(conversation: Conversation): Promise<void> {

@@ -1,9 +1,18 @@
-import type { Dataset } from "@service-api/domain";
-import type { DatasetRepository } from "../../dataset-repository.js";
-import { byCreation, type Snapshotting } from "./snapshotting.js";
+import { type Dataset, matchesTextFilter } from "@service-api/domain";
+import type { DatasetFilter, DatasetOverview, DatasetRepository } from "../../dataset-repository.js";
+import type { InMemoryDocumentRepository } from "./in-memory-document-repository.js";
+import type { InMemoryTagRepository } from "./in-memory-tag-repository.js";
+import type { InMemoryWorkspaceRepository } from "./in-memory-workspace-repository.js";
+import { byCreation, byText, type Snapshotting } from "./snapshotting.js";
 
 export class InMemoryDatasetRepository implements DatasetRepository, Snapshotting {
   #datasets = new Map<string, Dataset>();
+
+  constructor(
+    private readonly documents: InMemoryDocumentRepository,
+    private readonly workspaces: InMemoryWorkspaceRepository,
+    private readonly tags: InMemoryTagRepository,
+  ) {}
 
   snapshot(): unknown {
     return structuredClone(this.#datasets);
@@ -11,6 +20,16 @@ export class InMemoryDatasetRepository implements DatasetRepository, Snapshottin
 
   restore(snapshot: unknown): void {
     this.#datasets = snapshot as Map<string, Dataset>;
+  }
+
+  #overview(dataset: Dataset): DatasetOverview {
+    const first = this.documents.firstOf(dataset.id);
+    return {
+      dataset: structuredClone(dataset),
+      counts: this.documents.countsOf(dataset.id),
+      firstDocument: first && { dataSourceType: first.dataSourceType, docForm: first.docForm },
+      authorName: this.workspaces.memberName(dataset.createdBy),
+    };
   }
 
   async listInWorkspace(workspaceId: string): Promise<Dataset[]> {
@@ -26,4 +45,46 @@ export class InMemoryDatasetRepository implements DatasetRepository, Snapshottin
     const dataset = this.#datasets.get(datasetId);
     return dataset?.workspaceId === workspaceId ? structuredClone(dataset) : undefined;
   }
+
+  async findOverview(workspaceId: string, datasetId: string): Promise<DatasetOverview | undefined> {
+    const dataset = this.#datasets.get(datasetId);
+    return dataset?.workspaceId === workspaceId ? this.#overview(dataset) : undefined;
+  }
+
+  async listPage(
+    workspaceId: string,
+    filter: DatasetFilter,
+    offset: number,
+    limit: number,
+  ): Promise<{ items: DatasetOverview[]; total: number }> {
+    const wanted = [...new Set(filter.tagIds ?? [])];
+    const knowledge = new Set(
+      (await this.tags.findByIds(wanted))
+        .filter((tag) => tag.workspaceId === workspaceId && tag.type === "knowledge")
+        .map((tag) => tag.id),
+    );
+    const candidates = [...this.#datasets.values()].filter((dataset) => dataset.workspaceId === workspaceId);
+    const matching: Dataset[] = [];
+    for (const dataset of candidates) {
+      if (filter.keyword !== undefined && !matchesTextFilter(dataset.name, filter.keyword)) continue;
+      const bound = new Set(await this.tags.boundTagIds(dataset.id));
+      if (!wanted.every((tagId) => knowledge.has(tagId) && bound.has(tagId))) continue;
+      matching.push(dataset);
+    }
+    matching.sort((a, b) => b.createdAt - a.createdAt || byText(a.id, b.id));
+    return {
+      items: matching.slice(offset, offset + limit).map((dataset) => this.#overview(dataset)),
+      total: matching.length,
+    };
+  }
+
+  async setBuiltInFieldEnabled(datasetId: string, enabled: boolean, updatedAt: number): Promise<boolean> {
+    const dataset = this.#datasets.get(datasetId);
+    if (!dataset || dataset.builtInFieldEnabled === enabled) return false;
+    dataset.builtInFieldEnabled = enabled;
+    dataset.updatedAt = updatedAt;
+    return true;
+  }
+
+  async lockForUpdate(): Promise<void> {}
 }

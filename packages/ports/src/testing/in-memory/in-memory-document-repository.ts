@@ -1,11 +1,27 @@
-import { type Chunk, type ChunkStats, type Document, NO_CHUNKS, type UploadFile } from "@service-api/domain";
-import type { DocumentRepository } from "../../document-repository.js";
-import { byPosition, type Snapshotting } from "./snapshotting.js";
+import {
+  type Chunk,
+  type ChunkStats,
+  type DatasetCounts,
+  type Document,
+  displayStatus,
+  matchesTextFilter,
+  NO_CHUNKS,
+  type UploadFile,
+} from "@service-api/domain";
+import type { DocumentFilter, DocumentListing, DocumentRepository } from "../../document-repository.js";
+import type { InMemoryMetadataRepository } from "./in-memory-metadata-repository.js";
+import type { InMemoryWorkspaceRepository } from "./in-memory-workspace-repository.js";
+import { byPosition, byText, type Snapshotting } from "./snapshotting.js";
 
 export class InMemoryDocumentRepository implements DocumentRepository, Snapshotting {
   #documents = new Map<string, Document>();
   #files = new Map<string, UploadFile>();
   #chunks = new Map<string, Chunk>();
+
+  constructor(
+    private readonly metadata: InMemoryMetadataRepository,
+    private readonly workspaces: InMemoryWorkspaceRepository,
+  ) {}
 
   snapshot(): unknown {
     return structuredClone([this.#documents, this.#files, this.#chunks]);
@@ -19,14 +35,36 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
     ];
   }
 
+  #ofDataset(datasetId: string): Document[] {
+    return [...this.#documents.values()].filter((document) => document.datasetId === datasetId);
+  }
+
   async replaceChunks(documentId: string, chunks: readonly Chunk[]): Promise<void> {
     for (const [id, chunk] of this.#chunks) if (chunk.documentId === documentId) this.#chunks.delete(id);
     await this.saveChunks(chunks);
   }
 
   async listInDataset(datasetId: string): Promise<Document[]> {
-    const documents = [...this.#documents.values()].filter((document) => document.datasetId === datasetId);
-    return structuredClone(documents.sort(byPosition));
+    return structuredClone(this.#ofDataset(datasetId).sort(byPosition));
+  }
+
+  async listPage(
+    datasetId: string,
+    filter: DocumentFilter,
+    offset: number,
+    limit: number,
+  ): Promise<{ items: DocumentListing[]; total: number }> {
+    const matching = this.#ofDataset(datasetId)
+      .filter((document) => filter.keyword === undefined || matchesTextFilter(document.name, filter.keyword))
+      .filter((document) => filter.status === undefined || displayStatus(document) === filter.status)
+      .sort((a, b) => b.createdAt - a.createdAt || b.position - a.position || byText(a.id, b.id));
+    const items = matching.slice(offset, offset + limit).map((document) => ({
+      document: structuredClone(document),
+      uploadFile: document.uploadFileId ? structuredClone(this.#files.get(document.uploadFileId)) : undefined,
+      hitCount: this.#stats(document.id).hitCount,
+      creatorName: this.workspaces.memberName(document.createdBy),
+    }));
+    return { items, total: matching.length };
   }
 
   async listChunks(documentId: string): Promise<Chunk[]> {
@@ -51,11 +89,18 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
     return document?.datasetId === datasetId ? structuredClone(document) : undefined;
   }
 
+  async findManyInDataset(datasetId: string, documentIds: readonly string[]): Promise<Document[]> {
+    return [...new Set(documentIds)].flatMap((id) => {
+      const document = this.#documents.get(id);
+      return document?.datasetId === datasetId ? [structuredClone(document)] : [];
+    });
+  }
+
   async findUploadFile(fileId: string): Promise<UploadFile | undefined> {
     return structuredClone(this.#files.get(fileId));
   }
 
-  async chunkStats(documentId: string): Promise<ChunkStats> {
+  #stats(documentId: string): ChunkStats {
     const stats = { ...NO_CHUNKS };
     for (const chunk of this.#chunks.values()) {
       if (chunk.documentId !== documentId) continue;
@@ -66,7 +111,37 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
     return stats;
   }
 
+  async chunkStats(documentId: string): Promise<ChunkStats> {
+    return this.#stats(documentId);
+  }
+
   async countInDataset(datasetId: string): Promise<number> {
-    return [...this.#documents.values()].filter((document) => document.datasetId === datasetId).length;
+    return this.#ofDataset(datasetId).length;
+  }
+
+  /** The dataset's counts, for the in-memory dataset repository. */
+  countsOf(datasetId: string): DatasetCounts {
+    const documents = this.#ofDataset(datasetId);
+    return {
+      documents: documents.length,
+      availableDocuments: documents.filter((document) => displayStatus(document) === "available").length,
+      words: documents.reduce((sum, document) => sum + document.wordCount, 0),
+    };
+  }
+
+  /** The dataset's first document (by position, then id), for the in-memory dataset repository. */
+  firstOf(datasetId: string): Document | undefined {
+    return this.#ofDataset(datasetId).sort(byPosition)[0];
+  }
+
+  async delete(documentId: string): Promise<void> {
+    const document = this.#documents.get(documentId);
+    if (!document) return;
+    this.#documents.delete(documentId);
+    for (const [id, chunk] of this.#chunks) if (chunk.documentId === documentId) this.#chunks.delete(id);
+    await this.metadata.clearValues(documentId);
+    const fileId = document.uploadFileId;
+    const shared = [...this.#documents.values()].some((other) => other.uploadFileId === fileId);
+    if (fileId && !shared) this.#files.delete(fileId);
   }
 }

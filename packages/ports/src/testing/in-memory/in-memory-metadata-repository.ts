@@ -15,17 +15,49 @@ export class InMemoryMetadataRepository implements MetadataRepository, Snapshott
     [this.#fields, this.#values] = snapshot as [Map<string, MetadataField>, Map<string, Map<string, string>>];
   }
 
+  #nameTaken(field: Pick<MetadataField, "id" | "datasetId" | "name">): boolean {
+    return [...this.#fields.values()].some(
+      (other) => other.id !== field.id && other.datasetId === field.datasetId && other.name === field.name,
+    );
+  }
+
   async saveField(field: MetadataField): Promise<void> {
-    for (const other of this.#fields.values()) {
-      if (other.id !== field.id && other.datasetId === field.datasetId && other.name === field.name) {
-        throw new Error(`Duplicate metadata field name: ${field.name}`);
-      }
-    }
+    if (this.#nameTaken(field)) throw new Error(`Duplicate metadata field name: ${field.name}`);
     this.#fields.set(field.id, structuredClone(field));
   }
 
+  async createField(field: MetadataField): Promise<boolean> {
+    if (this.#nameTaken(field)) return false;
+    this.#fields.set(field.id, structuredClone(field));
+    return true;
+  }
+
+  async findField(datasetId: string, fieldId: string): Promise<MetadataField | undefined> {
+    const field = this.#fields.get(fieldId);
+    return field?.datasetId === datasetId ? structuredClone(field) : undefined;
+  }
+
+  async renameField(fieldId: string, name: string): Promise<boolean> {
+    const field = this.#fields.get(fieldId);
+    if (!field) return true;
+    if (this.#nameTaken({ ...field, name })) return false;
+    field.name = name;
+    return true;
+  }
+
+  async deleteField(fieldId: string): Promise<void> {
+    this.#fields.delete(fieldId);
+    for (const values of this.#values.values()) values.delete(fieldId);
+  }
+
   async listFields(datasetId: string): Promise<MetadataField[]> {
-    return [...this.#fields.values()].filter((field) => field.datasetId === datasetId).sort(byCreation);
+    return structuredClone(
+      [...this.#fields.values()].filter((field) => field.datasetId === datasetId).sort(byCreation),
+    );
+  }
+
+  async listFieldsOf(datasetIds: readonly string[]): Promise<Map<string, MetadataField[]>> {
+    return new Map(await Promise.all(datasetIds.map(async (id) => [id, await this.listFields(id)] as const)));
   }
 
   async setValue(documentId: string, fieldId: string, value: string): Promise<void> {
@@ -34,12 +66,24 @@ export class InMemoryMetadataRepository implements MetadataRepository, Snapshott
     this.#values.set(documentId, values);
   }
 
+  async clearValue(documentId: string, fieldId: string): Promise<void> {
+    this.#values.get(documentId)?.delete(fieldId);
+  }
+
+  async clearValues(documentId: string): Promise<void> {
+    this.#values.delete(documentId);
+  }
+
   async valuesOf(documentId: string): Promise<MetadataEntry[]> {
     const values = this.#values.get(documentId) ?? new Map<string, string>();
     return [...this.#fields.values()]
       .filter((field) => values.has(field.id))
       .sort(byCreation)
       .map(({ id, name, type }) => ({ id, name, type, value: values.get(id) ?? null }));
+  }
+
+  async valuesOfDocuments(documentIds: readonly string[]): Promise<Map<string, MetadataEntry[]>> {
+    return new Map(await Promise.all(documentIds.map(async (id) => [id, await this.valuesOf(id)] as const)));
   }
 
   async listFieldUsage(datasetId: string): Promise<MetadataFieldUsage[]> {

@@ -19,13 +19,17 @@ import type { Snapshotting } from "./snapshotting.js";
 export function createInMemoryStore(): Store {
   // Shared, and never rolled back: a revision that changed for nothing only costs a re-read.
   const access = new AccessRevision();
+  const workspaces = new InMemoryWorkspaceRepository(access);
+  const metadata = new InMemoryMetadataRepository();
+  const tags = new InMemoryTagRepository();
+  const documents = new InMemoryDocumentRepository(metadata, workspaces);
   const repositories = {
-    workspaces: new InMemoryWorkspaceRepository(access),
+    workspaces,
     apiKeys: new InMemoryApiKeyRepository(access),
-    datasets: new InMemoryDatasetRepository(),
-    documents: new InMemoryDocumentRepository(),
-    metadata: new InMemoryMetadataRepository(),
-    tags: new InMemoryTagRepository(),
+    datasets: new InMemoryDatasetRepository(documents, workspaces, tags),
+    documents,
+    metadata,
+    tags,
     apps: new InMemoryAppRepository(access),
     endUsers: new InMemoryEndUserRepository(),
     conversations: new InMemoryConversationRepository(),

@@ -1,4 +1,4 @@
-import type { Tag, TagBinding } from "@service-api/domain";
+import type { CountedTag, Tag, TagBinding, TagType } from "@service-api/domain";
 import type { TagRepository } from "../../tag-repository.js";
 import { byName, byText, type Snapshotting } from "./snapshotting.js";
 
@@ -15,14 +15,49 @@ export class InMemoryTagRepository implements TagRepository, Snapshotting {
     [this.#tags, this.#bindings] = snapshot as [Map<string, Tag>, Map<string, TagBinding>];
   }
 
+  #counted(tag: Tag): CountedTag {
+    let bindingCount = 0;
+    for (const binding of this.#bindings.values()) if (binding.tagId === tag.id) bindingCount += 1;
+    return { ...structuredClone(tag), bindingCount };
+  }
+
+  #nameTaken(tag: Pick<Tag, "id" | "workspaceId" | "type" | "name">): boolean {
+    return [...this.#tags.values()].some(
+      (other) =>
+        other.id !== tag.id &&
+        other.workspaceId === tag.workspaceId &&
+        other.type === tag.type &&
+        other.name === tag.name,
+    );
+  }
+
   async listInWorkspace(workspaceId: string): Promise<Tag[]> {
     const tags = [...this.#tags.values()].filter((tag) => tag.workspaceId === workspaceId);
     tags.sort((a, b) => byText(a.type, b.type) || byName(a, b));
     return structuredClone(tags);
   }
 
+  async listCounted(workspaceId: string, type: TagType): Promise<CountedTag[]> {
+    return [...this.#tags.values()]
+      .filter((tag) => tag.workspaceId === workspaceId && tag.type === type)
+      .sort((a, b) => b.createdAt - a.createdAt || byText(a.id, b.id))
+      .map((tag) => this.#counted(tag));
+  }
+
   async save(tag: Tag): Promise<void> {
+    if (this.#nameTaken(tag)) throw new Error(`Duplicate tag name: ${tag.name}`);
     this.#tags.set(tag.id, structuredClone(tag));
+  }
+
+  async create(tag: Tag): Promise<boolean> {
+    if (this.#nameTaken(tag)) return false;
+    this.#tags.set(tag.id, structuredClone(tag));
+    return true;
+  }
+
+  async findInWorkspace(workspaceId: string, type: TagType, tagId: string): Promise<CountedTag | undefined> {
+    const tag = this.#tags.get(tagId);
+    return tag?.workspaceId === workspaceId && tag.type === type ? this.#counted(tag) : undefined;
   }
 
   async findByIds(ids: readonly string[]): Promise<Tag[]> {
@@ -32,6 +67,19 @@ export class InMemoryTagRepository implements TagRepository, Snapshotting {
     });
   }
 
+  async rename(tagId: string, name: string): Promise<boolean> {
+    const tag = this.#tags.get(tagId);
+    if (!tag) return true;
+    if (this.#nameTaken({ ...tag, name })) return false;
+    tag.name = name;
+    return true;
+  }
+
+  async delete(tagId: string): Promise<void> {
+    this.#tags.delete(tagId);
+    for (const [pair, binding] of this.#bindings) if (binding.tagId === tagId) this.#bindings.delete(pair);
+  }
+
   async bind(bindings: readonly TagBinding[]): Promise<void> {
     for (const binding of bindings) {
       const pair = `${binding.tagId} ${binding.targetId}`;
@@ -39,9 +87,23 @@ export class InMemoryTagRepository implements TagRepository, Snapshotting {
     }
   }
 
+  async unbind(targetId: string, tagIds: readonly string[]): Promise<void> {
+    for (const tagId of tagIds) this.#bindings.delete(`${tagId} ${targetId}`);
+  }
+
   async boundTagIds(targetId: string): Promise<string[]> {
     return [...this.#bindings.values()]
       .filter((binding) => binding.targetId === targetId)
       .map((binding) => binding.tagId);
+  }
+
+  async boundTags(targetIds: readonly string[]): Promise<Map<string, Tag[]>> {
+    const bound = new Map<string, Tag[]>(targetIds.map((id) => [id, []]));
+    for (const binding of this.#bindings.values()) {
+      const tag = this.#tags.get(binding.tagId);
+      if (tag) bound.get(binding.targetId)?.push(structuredClone(tag));
+    }
+    for (const tags of bound.values()) tags.sort(byName);
+    return bound;
   }
 }

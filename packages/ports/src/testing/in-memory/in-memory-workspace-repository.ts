@@ -37,7 +37,21 @@ export class InMemoryWorkspaceRepository implements WorkspaceRepository, Snapsho
   }
 
   async saveMember(member: Member): Promise<void> {
+    const owner = member.role === "owner" && (await this.findOwner(member.workspaceId));
+    if (owner && owner.id !== member.id) throw new Error(`The workspace already has an owner: ${owner.id}`);
     this.#members.set(member.id, structuredClone(member));
+  }
+
+  async findOwner(workspaceId: string): Promise<Member | undefined> {
+    const owner = [...this.#members.values()].find(
+      (member) => member.workspaceId === workspaceId && member.role === "owner",
+    );
+    return structuredClone(owner);
+  }
+
+  /** A member's name by id alone, for the other in-memory repositories' joins. */
+  memberName(memberId: string | null): string | null {
+    return (memberId !== null && this.#members.get(memberId)?.name) || null;
   }
 
   async findMember(workspaceId: string, memberId: string): Promise<Member | undefined> {

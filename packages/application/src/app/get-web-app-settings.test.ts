@@ -1,7 +1,7 @@
 import { anApp, aSite, aWorkspace } from "@service-api/ports/testing";
 import { describe, expect, it } from "vitest";
+import { createWorld } from "../test-support/world.js";
 import { GetWebAppSettings } from "./get-web-app-settings.js";
-import { createWorld } from "./test-support/world.js";
 
 async function setup() {
   const world = createWorld();

@@ -1,7 +1,7 @@
 import type { AppMode } from "@service-api/domain";
 import { aConversation, anApp, anEndUser, aVariable, aWorkspace } from "@service-api/ports/testing";
 import { describe, expect, it } from "vitest";
-import { createWorld } from "./test-support/world.js";
+import { createWorld } from "../test-support/world.js";
 import { UpdateConversationVariable } from "./update-conversation-variable.js";
 
 async function setup(mode: AppMode = "advanced-chat") {

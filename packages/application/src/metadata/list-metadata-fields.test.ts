@@ -1,7 +1,7 @@
 import { aDataset, aDocument, aMetadataField, aWorkspace } from "@service-api/ports/testing";
 import { describe, expect, it } from "vitest";
+import { createWorld } from "../test-support/world.js";
 import { ListMetadataFields } from "./list-metadata-fields.js";
-import { createWorld } from "./test-support/world.js";
 
 async function setup() {
   const world = createWorld();

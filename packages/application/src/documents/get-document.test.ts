@@ -8,8 +8,8 @@ import {
   aWorkspace,
 } from "@service-api/ports/testing";
 import { describe, expect, it } from "vitest";
+import { createWorld } from "../test-support/world.js";
 import { GetDocument } from "./get-document.js";
-import { createWorld } from "./test-support/world.js";
 
 async function setup() {
   const world = createWorld();

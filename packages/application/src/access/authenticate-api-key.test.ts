@@ -1,8 +1,8 @@
 import { StoreUnavailableError } from "@service-api/domain";
 import { anApiKey, anApp, aWorkspace } from "@service-api/ports/testing";
 import { describe, expect, it } from "vitest";
+import { createWorld } from "../test-support/world.js";
 import { AuthenticateApiKey, GRANTS_KEPT } from "./authenticate-api-key.js";
-import { createWorld } from "./test-support/world.js";
 
 async function setup() {
   const world = createWorld();

@@ -1,7 +1,7 @@
 import { aDataset, aTag, aWorkspace } from "@service-api/ports/testing";
 import { describe, expect, it } from "vitest";
+import { createWorld } from "../test-support/world.js";
 import { BindTagsToDataset } from "./bind-tags-to-dataset.js";
-import { createWorld } from "./test-support/world.js";
 
 async function setup() {
   const world = createWorld();

@@ -1,0 +1,21 @@
+import type { SqlFeatures } from "@service-api/adapters-kysely";
+import { sql } from "kysely";
+
+const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const LOWER = "abcdefghijklmnopqrstuvwxyz";
+
+/**
+ * PostgreSQL's answers: `lower()` and ILIKE fold by the locale, beyond ASCII, so the filter folds
+ * ASCII letters itself (`translate`) and finds the substring with `strpos`; the pg_trgm GIN index
+ * (migration 0006) serves an ILIKE pattern, whose candidates the exact filter then narrows.
+ */
+export const postgresFeatures: SqlFeatures = {
+  containsText: (column, text) =>
+    sql<boolean>`strpos(translate(${sql.ref(column)}, ${sql.lit(UPPER)}, ${sql.lit(LOWER)}), translate(${text}::text, ${sql.lit(UPPER)}, ${sql.lit(LOWER)})) > 0`,
+  documentNameSearch(keyword) {
+    const pattern = `%${keyword.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    return sql<boolean>`documents.name ilike ${pattern}`;
+  },
+  locksRows: true,
+  isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === "23505",
+};

@@ -1,0 +1,23 @@
+import type { SqlFeatures } from "@service-api/adapters-kysely";
+import { sql } from "kysely";
+
+/**
+ * SQLite's answers: `lower()` folds ASCII letters only, and `instr` finds a substring with no
+ * pattern characters; names are searched in the FTS5 trigram index (migration 0006) by a quoted
+ * phrase, which needs three characters at least.
+ */
+export const sqliteFeatures: SqlFeatures = {
+  containsText: (column, text) => sql<boolean>`instr(lower(${sql.ref(column)}), lower(${text})) > 0`,
+  documentNameSearch(keyword) {
+    if ([...keyword].length < 3) return undefined;
+    const phrase = `"${keyword.replaceAll('"', '""')}"`;
+    return sql<boolean>`documents.id in (select keys.document_id from document_names
+      join document_search_keys keys on keys.seq = document_names.rowid
+      where document_names match ${phrase})`;
+  },
+  locksRows: false,
+  isUniqueViolation: (error) => {
+    const code = (error as { code?: unknown } | null)?.code;
+    return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
+  },
+};

@@ -1,0 +1,1 @@
+export * from "./get-web-app-settings.js";

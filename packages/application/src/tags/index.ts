@@ -1,0 +1,1 @@
+export * from "./bind-tags-to-dataset.js";

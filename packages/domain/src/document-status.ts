@@ -1,0 +1,72 @@
+import type { DisplayStatus } from "./display-status.js";
+import type { Document } from "./document.js";
+import { InvalidActionError, InvalidParamError } from "./errors.js";
+
+export const DOCUMENT_STATUS_ACTIONS = ["enable", "disable", "archive", "un_archive"] as const;
+export type DocumentStatusAction = (typeof DOCUMENT_STATUS_ACTIONS)[number];
+
+/** The action named in the path, exactly (case-sensitive), or `invalid_action`. */
+export function parseDocumentStatusAction(action: string): DocumentStatusAction {
+  if ((DOCUMENT_STATUS_ACTIONS as readonly string[]).includes(action)) return action as DocumentStatusAction;
+  throw new InvalidActionError(
+    `Invalid action: ${action}. Must be one of ['enable', 'disable', 'archive', 'un_archive']`,
+  );
+}
+
+/** Only a document whose indexing has completed may be disabled. */
+export function ensureStatusActionAllowed(document: Document, action: DocumentStatusAction): void {
+  if (action === "disable" && document.indexingStatus !== "completed")
+    throw new InvalidActionError(`Document: ${document.name} is not completed.`);
+}
+
+/**
+ * The document after `action` by `actor` at `now` (Unix seconds), or undefined when it is already in
+ * the action's state (then nothing changes, `updatedAt` included).
+ */
+export function applyStatusAction(
+  document: Document,
+  action: DocumentStatusAction,
+  actor: string | null,
+  now: number,
+): Document | undefined {
+  switch (action) {
+    case "enable":
+      return document.enabled
+        ? undefined
+        : { ...document, enabled: true, disabledAt: null, disabledBy: null, updatedAt: now };
+    case "disable":
+      return document.enabled
+        ? { ...document, enabled: false, disabledAt: now, disabledBy: actor, updatedAt: now }
+        : undefined;
+    case "archive":
+      return document.archived
+        ? undefined
+        : { ...document, archived: true, archivedAt: now, archivedBy: actor, updatedAt: now };
+    default:
+      return document.archived
+        ? { ...document, archived: false, archivedAt: null, archivedBy: null, updatedAt: now }
+        : undefined;
+  }
+}
+
+export const DISPLAY_STATUSES = [
+  "queuing",
+  "indexing",
+  "paused",
+  "error",
+  "available",
+  "disabled",
+  "archived",
+] as const satisfies readonly DisplayStatus[];
+
+/**
+ * A `status` filter of the document list: any case, `active` and `enabled` meaning `available`;
+ * undefined when absent; anything else is refused.
+ */
+export function parseDisplayStatusFilter(value: string | undefined): DisplayStatus | undefined {
+  if (value === undefined) return undefined;
+  const status = value.toLowerCase();
+  if (status === "active" || status === "enabled") return "available";
+  if ((DISPLAY_STATUSES as readonly string[]).includes(status)) return status as DisplayStatus;
+  throw new InvalidParamError("status", `status: must be one of ${DISPLAY_STATUSES.join(", ")}.`);
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from "vitest";
+import { metadataFieldNameProblem, typedMetadataValue } from "./metadata.js";
+
+describe("metadataFieldNameProblem", () => {
+  it.each([
+    ["", "name: Name must not be blank."],
+    [" ", "name: Name must not be blank."],
+    ["x".repeat(256), "name: Metadata name cannot exceed 255 characters."],
+    ["document_name", "Metadata name already exists in Built-in fields."],
+    ["source", "Metadata name already exists in Built-in fields."],
+  ])("refuses %j", (name, message) => {
+    expect(metadataFieldNameProblem(name)).toBe(message);
+  });
+
+  it.each(["author", "x".repeat(255), "🎉".repeat(255), "Source", "document_name "])("accepts %j", (name) => {
+    expect(metadataFieldNameProblem(name)).toBeUndefined();
+  });
+});
+
+describe("typedMetadataValue", () => {
+  it.each([
+    ["string", "Ada", "Ada"],
+    ["string", "", ""],
+    ["number", 42, "42"],
+    ["number", 1.5, "1.5"],
+    ["number", "042", "42"],
+    ["number", "1.50", "1.5"],
+    ["number", "-1.5e3", "-1500"],
+    ["number", "+2", "2"],
+    ["number", ".5", "0.5"],
+    ["time", 1_700_000_000, "1700000000"],
+    ["time", "1700000000", "1700000000"],
+    ["time", "-5", "-5"],
+    ["time", "007", "7"],
+    ["time", -0, "0"],
+  ] as const)("stores a %s %j as %j", (type, value, text) => {
+    expect(typedMetadataValue(type, value)).toEqual({ ok: true, text });
+  });
+
+  it.each(["string", "number", "time"] as const)("clears a %s field with null", (type) => {
+    expect(typedMetadataValue(type, null)).toEqual({ ok: true, text: null });
+  });
+
+  it.each([
+    ["string", 1, "must be a string."],
+    ["string", true, "must be a string."],
+    ["number", " 1", "must be a finite number or numeric string."],
+    ["number", "0x10", "must be a finite number or numeric string."],
+    ["number", "NaN", "must be a finite number or numeric string."],
+    ["number", "Infinity", "must be a finite number or numeric string."],
+    ["number", "1e999", "must be a finite number or numeric string."],
+    ["number", "", "must be a finite number or numeric string."],
+    ["number", true, "must be a finite number or numeric string."],
+    ["time", 1.5, "must be a Unix timestamp in whole seconds."],
+    ["time", "1.0", "must be a Unix timestamp in whole seconds."],
+    ["time", "+5", "must be a Unix timestamp in whole seconds."],
+    ["time", 2 ** 53, "must be a Unix timestamp in whole seconds."],
+    ["time", "9007199254740993", "must be a Unix timestamp in whole seconds."],
+    ["time", [1], "must be a Unix timestamp in whole seconds."],
+  ] as const)("refuses a %s %j", (type, value, reason) => {
+    expect(typedMetadataValue(type, value)).toEqual({ ok: false, reason });
+  });
+});

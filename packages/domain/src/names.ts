@@ -1,0 +1,7 @@
+/** Length as the API counts it: Unicode code points (an emoji is one). */
+export const codePointLength = (text: string): number => [...text].length;
+
+/** Empty or whitespace only, as `String.prototype.trim` sees whitespace. */
+export const isBlank = (text: string): boolean => text.trim() === "";
+
+export const BLANK_NAME = "name: Name must not be blank.";

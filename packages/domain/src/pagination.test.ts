@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { offsetOf, pageOf, parseLimit, parsePageRequest } from "./pagination.js";
+import { matchesTextFilter } from "./text-filter.js";
+
+describe("parsePageRequest", () => {
+  it("defaults to the first page of 20", () => {
+    expect(parsePageRequest({})).toEqual({ page: 1, limit: 20 });
+    expect(parsePageRequest({ page: "3", limit: "100" })).toEqual({ page: 3, limit: 100 });
+  });
+
+  it.each(["0", "-1", "+1", "1.0", " 1", "1 ", "one", ""])("refuses page %j", (page) => {
+    expect(() => parsePageRequest({ page })).toThrow("page: must be an integer of at least 1.");
+  });
+
+  it.each(["0", "101", "500", "+5", "5.0", "x", ""])("refuses limit %j", (limit) => {
+    expect(() => parseLimit(limit)).toThrow("limit: must be an integer from 1 to 100.");
+  });
+
+  it("has more when a later page holds items", () => {
+    expect(pageOf([], 41, { page: 2, limit: 20 }).hasMore).toBe(true);
+    expect(pageOf([], 40, { page: 2, limit: 20 }).hasMore).toBe(false);
+    expect(offsetOf({ page: 3, limit: 20 })).toBe(40);
+  });
+});
+
+describe("matchesTextFilter", () => {
+  it.each([
+    ["Getting Started.md", "started", true],
+    ["Getting Started.md", "STARTED", true],
+    ["Über uns", "über", false],
+    ["Über uns", "ÜBER", true],
+    ["Über uns", "üBER", false],
+    ["100% done", "0%", true],
+    ["100 done", "0%", false],
+    ["a_b", "_", true],
+    ["ab", "_", false],
+    ["back\\slash", "\\", true],
+    ["anything", "", true],
+  ])("%j contains %j: %s", (text, filter, expected) => {
+    expect(matchesTextFilter(text, filter)).toBe(expected);
+  });
+});

@@ -1,0 +1,50 @@
+import { InvalidParamError } from "./errors.js";
+
+/** A page of a list, as asked: 1-based `page`, `limit` items. */
+export interface PageRequest {
+  page: number;
+  limit: number;
+}
+
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+
+const DIGITS = /^\d+$/;
+
+/** A query integer: decimal digits only (`+1`, `1.0`, ` 1` are not); undefined when absent. */
+function wholeNumber(value: string | undefined): number | undefined | null {
+  if (value === undefined) return undefined;
+  return DIGITS.test(value) ? Number(value) : null;
+}
+
+/** `limit`: 1–100, default 20. */
+export function parseLimit(value: string | undefined): number {
+  const limit = wholeNumber(value) ?? (value === undefined ? DEFAULT_LIMIT : null);
+  if (limit === null || limit < 1 || limit > MAX_LIMIT)
+    throw new InvalidParamError("limit", "limit: must be an integer from 1 to 100.");
+  return limit;
+}
+
+/** `page` (at least 1, default 1), then `limit`. */
+export function parsePageRequest(query: { page?: string; limit?: string }): PageRequest {
+  const page = wholeNumber(query.page) ?? (query.page === undefined ? 1 : null);
+  if (page === null || page < 1)
+    throw new InvalidParamError("page", "page: must be an integer of at least 1.");
+  return { page, limit: parseLimit(query.limit) };
+}
+
+/** A page of results: the items, every match's count, and whether a later page holds more. */
+export interface Page<T> {
+  items: T[];
+  total: number;
+  page: number;
+  limit: number;
+  hasMore: boolean;
+}
+
+export function pageOf<T>(items: T[], total: number, request: PageRequest): Page<T> {
+  return { items, total, ...request, hasMore: request.page * request.limit < total };
+}
+
+/** The number of items before a page. */
+export const offsetOf = ({ page, limit }: PageRequest): number => (page - 1) * limit;

@@ -1,0 +1,252 @@
+import { describe, expect, it } from "vitest";
+import {
+  aChunk,
+  aConversation,
+  aDataset,
+  aDocument,
+  aMember,
+  anApp,
+  anEndUser,
+  anUploadFile,
+  aTag,
+  aVariable,
+  aWorkspace,
+} from "../fixtures.js";
+import { type OpenStore, useStore } from "./use-store.js";
+
+/** Pages, filters, overviews and the counts the store keeps: what the management lists read. */
+export function describeListingContract(openStore: OpenStore): void {
+  describe("Listing contract", () => {
+    const repositories = useStore(openStore);
+
+    async function seedWorkspace() {
+      const { workspaces } = repositories();
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const member = aMember(workspace.id, { name: "Ada", role: "owner" });
+      await workspaces.saveMember(member);
+      return { workspace, member };
+    }
+
+    it("finds a workspace's owner, and keeps at most one", async () => {
+      const { workspaces } = repositories();
+      const { workspace, member } = await seedWorkspace();
+      await workspaces.saveMember(aMember(workspace.id, { name: "Bob" }));
+      expect(await workspaces.findOwner(workspace.id)).toEqual(member);
+      await expect(
+        workspaces.saveMember(aMember(workspace.id, { name: "Eve", role: "owner" })),
+      ).rejects.toThrow();
+      const other = aWorkspace();
+      await workspaces.save(other);
+      expect(await workspaces.findOwner(other.id)).toBeUndefined();
+    });
+
+    it("keeps a dataset's counts in step with its documents", async () => {
+      const { datasets, documents } = repositories();
+      const { workspace, member } = await seedWorkspace();
+      const dataset = aDataset(workspace.id, { createdBy: member.id, description: "All about it" });
+      await datasets.save(dataset);
+      const counts = async () => (await datasets.findOverview(workspace.id, dataset.id))?.counts;
+      expect(await counts()).toEqual({ documents: 0, availableDocuments: 0, words: 0 });
+      const available = aDocument(dataset.id, { wordCount: 100, position: 2 });
+      const disabled = aDocument(dataset.id, {
+        wordCount: 10,
+        enabled: false,
+        position: 1,
+        docForm: "qa_model",
+      });
+      const indexing = aDocument(dataset.id, { wordCount: 1, indexingStatus: "indexing", position: 3 });
+      for (const document of [available, disabled, indexing]) await documents.save(document);
+      expect(await counts()).toEqual({ documents: 3, availableDocuments: 1, words: 111 });
+      await documents.save({ ...disabled, enabled: true, wordCount: 20 });
+      expect(await counts()).toEqual({ documents: 3, availableDocuments: 2, words: 121 });
+      await documents.save({ ...available, archived: true });
+      expect(await counts()).toEqual({ documents: 3, availableDocuments: 1, words: 121 });
+      await documents.delete(disabled.id);
+      expect(await counts()).toEqual({ documents: 2, availableDocuments: 0, words: 101 });
+      const overview = await datasets.findOverview(workspace.id, dataset.id);
+      expect(overview).toEqual({
+        dataset,
+        counts: { documents: 2, availableDocuments: 0, words: 101 },
+        firstDocument: { dataSourceType: "upload_file", docForm: "text_model" },
+        authorName: "Ada",
+      });
+      expect(await datasets.findOverview(aWorkspace().id, dataset.id)).toBeUndefined();
+    });
+
+    it("pages a workspace's datasets newest first, by keyword and by every tag asked", async () => {
+      const { datasets, tags, workspaces } = repositories();
+      const { workspace } = await seedWorkspace();
+      const other = aWorkspace();
+      await workspaces.save(other);
+      const names = ["Alpha 100%", "beta_b", "ALPHA two", "Über", "gamma"];
+      const made = names.map((name, index) => aDataset(workspace.id, { name, createdAt: 100 + index }));
+      for (const dataset of [...made, aDataset(other.id, { name: "Alpha" })]) await datasets.save(dataset);
+      const page = async (filter: { keyword?: string; tagIds?: string[] }, offset = 0, limit = 10) => {
+        const result = await datasets.listPage(workspace.id, filter, offset, limit);
+        return { names: result.items.map((item) => item.dataset.name), total: result.total };
+      };
+      expect(await page({})).toEqual({ names: [...names].reverse(), total: 5 });
+      expect(await page({}, 1, 2)).toEqual({
+        names: ["gamma", "Über"].slice(1).concat("ALPHA two"),
+        total: 5,
+      });
+      expect(await page({ keyword: "alpha" })).toEqual({ names: ["ALPHA two", "Alpha 100%"], total: 2 });
+      expect(await page({ keyword: "0%" })).toEqual({ names: ["Alpha 100%"], total: 1 });
+      expect(await page({ keyword: "x_" })).toEqual({ names: [], total: 0 });
+      expect(await page({ keyword: "_b" })).toEqual({ names: ["beta_b"], total: 1 });
+      expect(await page({ keyword: "über" })).toEqual({ names: [], total: 0 });
+      const [red, blue, bots] = [
+        aTag(workspace.id, { name: "red" }),
+        aTag(workspace.id, { name: "blue" }),
+        aTag(workspace.id, { name: "bots", type: "app" }),
+      ];
+      for (const tag of [red, blue, bots]) await tags.create(tag);
+      const bind = (tagId: string, targetId: string) => ({
+        id: globalThis.crypto.randomUUID(),
+        workspaceId: workspace.id,
+        tagId,
+        targetId,
+        createdAt: 1,
+      });
+      await tags.bind([bind(red.id, made[0]!.id), bind(blue.id, made[0]!.id), bind(red.id, made[1]!.id)]);
+      await tags.bind([bind(bots.id, made[1]!.id)]);
+      expect(await page({ tagIds: [red.id] })).toEqual({ names: ["beta_b", "Alpha 100%"], total: 2 });
+      expect(await page({ tagIds: [red.id, blue.id, red.id] })).toEqual({ names: ["Alpha 100%"], total: 1 });
+      expect(await page({ tagIds: [bots.id] })).toEqual({ names: [], total: 0 });
+      expect(await page({ tagIds: [red.id, "not-a-tag"] })).toEqual({ names: [], total: 0 });
+    });
+
+    it("sets whether built-in fields show, moving updatedAt only on a change", async () => {
+      const { datasets } = repositories();
+      const { workspace } = await seedWorkspace();
+      const dataset = aDataset(workspace.id, { updatedAt: 5 });
+      await datasets.save(dataset);
+      expect(await datasets.setBuiltInFieldEnabled(dataset.id, false, 9)).toBe(false);
+      expect((await datasets.findInWorkspace(workspace.id, dataset.id))?.updatedAt).toBe(5);
+      expect(await datasets.setBuiltInFieldEnabled(dataset.id, true, 9)).toBe(true);
+      expect(await datasets.findInWorkspace(workspace.id, dataset.id)).toMatchObject({
+        builtInFieldEnabled: true,
+        updatedAt: 9,
+      });
+    });
+
+    it("pages a dataset's documents newest first, by name and by display status, with what the list shows", async () => {
+      const { datasets, documents } = repositories();
+      const { workspace, member } = await seedWorkspace();
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      const file = anUploadFile(member.id);
+      await documents.saveUploadFile(workspace.id, file);
+      const made = [
+        aDocument(dataset.id, {
+          name: "intro.md",
+          createdAt: 10,
+          position: 1,
+          uploadFileId: file.id,
+          createdBy: member.id,
+        }),
+        aDocument(dataset.id, { name: "Intro 2.md", createdAt: 20, position: 2, enabled: false }),
+        aDocument(dataset.id, { name: "notes.txt", createdAt: 20, position: 3, indexingStatus: "waiting" }),
+        aDocument(dataset.id, { name: "100%.txt", createdAt: 5, position: 4, archived: true }),
+      ];
+      for (const document of made) await documents.save(document);
+      await documents.saveChunks([
+        aChunk(made[0]!.id, { hitCount: 3 }),
+        aChunk(made[0]!.id, { hitCount: 4 }),
+      ]);
+      const page = async (filter: object, offset = 0, limit = 10) => {
+        const result = await documents.listPage(dataset.id, filter, offset, limit);
+        return { names: result.items.map((item) => item.document.name), total: result.total };
+      };
+      expect(await page({})).toEqual({
+        names: ["notes.txt", "Intro 2.md", "intro.md", "100%.txt"],
+        total: 4,
+      });
+      expect(await page({}, 2, 1)).toEqual({ names: ["intro.md"], total: 4 });
+      expect(await page({ keyword: "INTRO" })).toEqual({ names: ["Intro 2.md", "intro.md"], total: 2 });
+      expect(await page({ keyword: "%" })).toEqual({ names: ["100%.txt"], total: 1 });
+      expect(await page({ status: "available" })).toEqual({ names: ["intro.md"], total: 1 });
+      expect(await page({ status: "disabled" })).toEqual({ names: ["Intro 2.md"], total: 1 });
+      expect(await page({ status: "queuing" })).toEqual({ names: ["notes.txt"], total: 1 });
+      expect(await page({ status: "archived", keyword: "100" })).toEqual({ names: ["100%.txt"], total: 1 });
+      const [listed] = (await documents.listPage(dataset.id, { keyword: "intro.md" }, 0, 1)).items;
+      expect(listed).toEqual({ document: made[0], uploadFile: file, hitCount: 7, creatorName: "Ada" });
+    });
+
+    it("deletes a document with its chunks, values and file, unless another document uses the file", async () => {
+      const { datasets, documents, metadata } = repositories();
+      const { workspace, member } = await seedWorkspace();
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      const [shared, own] = [anUploadFile(member.id), anUploadFile(member.id)];
+      for (const file of [shared, own]) await documents.saveUploadFile(workspace.id, file);
+      const [first, second, third] = [
+        aDocument(dataset.id, { uploadFileId: shared.id, position: 1 }),
+        aDocument(dataset.id, { uploadFileId: shared.id, position: 2 }),
+        aDocument(dataset.id, { uploadFileId: own.id, position: 3 }),
+      ];
+      for (const document of [first, second, third]) await documents.save(document);
+      await documents.saveChunks([aChunk(first.id), aChunk(third.id)]);
+      const field = {
+        id: globalThis.crypto.randomUUID(),
+        datasetId: dataset.id,
+        name: "a",
+        type: "string" as const,
+        createdAt: 1,
+      };
+      await metadata.createField(field);
+      await metadata.setValue(first.id, field.id, "x");
+      await metadata.setValue(third.id, field.id, "y");
+      await documents.delete(first.id);
+      await documents.delete(third.id);
+      expect(await documents.findInDataset(dataset.id, first.id)).toBeUndefined();
+      expect(await documents.listChunks(first.id)).toEqual([]);
+      expect(await metadata.valuesOf(third.id)).toEqual([]);
+      expect((await metadata.listFieldUsage(dataset.id))[0]?.count).toBe(0);
+      expect(await documents.findUploadFile(shared.id)).toEqual(shared);
+      expect(await documents.findUploadFile(own.id)).toBeUndefined();
+      expect(await documents.findInDataset(dataset.id, second.id)).toEqual(second);
+      expect(await documents.countInDataset(dataset.id)).toBe(1);
+      expect(await documents.findManyInDataset(dataset.id, [second.id, first.id, second.id])).toEqual([
+        second,
+      ]);
+    });
+
+    it("pages a conversation's variables oldest first after a cursor, by name", async () => {
+      const { workspaces, apps, endUsers, conversations } = repositories();
+      const { workspace } = await seedWorkspace();
+      await workspaces.save(workspace);
+      const app = anApp(workspace.id);
+      await apps.save(app);
+      const endUser = anEndUser(app.id);
+      await endUsers.save(endUser);
+      const conversation = aConversation(app.id, endUser.id);
+      await conversations.save(conversation);
+      const made = [
+        aVariable(conversation.id, { name: "exp_date", createdAt: 1 }),
+        aVariable(conversation.id, { name: "Topic", createdAt: 2 }),
+        aVariable(conversation.id, { name: "topic_b", createdAt: 2 }),
+        aVariable(conversation.id, { name: "mood", createdAt: 3 }),
+      ];
+      for (const variable of made) await conversations.saveVariable(variable);
+      const names = async (options: Parameters<typeof conversations.listVariablesPage>[1]) =>
+        (await conversations.listVariablesPage(conversation.id, options)).map((variable) => variable.name);
+      const tied = [made[1]!, made[2]!].sort((a, b) => (a.id < b.id ? -1 : 1));
+      expect(await names({ limit: 10 })).toEqual([
+        "exp_date",
+        ...tied.map((variable) => variable.name),
+        "mood",
+      ]);
+      expect(await names({ limit: 2 })).toEqual(["exp_date", tied[0]!.name]);
+      expect(await names({ limit: 10, after: { createdAt: tied[0]!.createdAt, id: tied[0]!.id } })).toEqual([
+        tied[1]!.name,
+        "mood",
+      ]);
+      expect(await names({ limit: 10, nameContains: "TOPIC" })).toEqual(
+        tied.map((variable) => variable.name),
+      );
+      expect(await names({ limit: 10, nameContains: "_" })).toEqual(["exp_date", "topic_b"]);
+    });
+  });
+}

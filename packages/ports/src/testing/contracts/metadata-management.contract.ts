@@ -1,0 +1,130 @@
+import { describe, expect, it } from "vitest";
+import { aDataset, aDocument, aMetadataField, aWorkspace } from "../fixtures.js";
+import { type OpenStore, useStore } from "./use-store.js";
+
+/** What metadata management needs of a MetadataRepository: unique names, renames, deletes, clearing values. */
+export function describeMetadataManagementContract(openStore: OpenStore): void {
+  describe("MetadataRepository contract: management", () => {
+    const repositories = useStore(openStore);
+
+    async function seed() {
+      const { workspaces, datasets, documents } = repositories();
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      const other = aDataset(workspace.id);
+      await datasets.save(dataset);
+      await datasets.save(other);
+      const docs = [aDocument(dataset.id), aDocument(dataset.id)] as const;
+      for (const document of docs) await documents.save(document);
+      return { dataset, other, docs };
+    }
+
+    it("creates a field unless its dataset has one of that name, and exactly one of concurrent creates", async () => {
+      const { metadata } = repositories();
+      const { dataset, other } = await seed();
+      expect(await metadata.createField(aMetadataField(dataset.id, { name: "author", createdAt: 1 }))).toBe(
+        true,
+      );
+      expect(await metadata.createField(aMetadataField(dataset.id, { name: "author", createdAt: 2 }))).toBe(
+        false,
+      );
+      expect(await metadata.createField(aMetadataField(other.id, { name: "author" }))).toBe(true);
+      const results = await Promise.all(
+        Array.from({ length: 6 }, () => metadata.createField(aMetadataField(dataset.id, { name: "race" }))),
+      );
+      expect(results.filter(Boolean)).toHaveLength(1);
+      expect((await metadata.listFields(dataset.id)).map((field) => field.name)).toEqual(["author", "race"]);
+    });
+
+    it("finds a field only in its dataset", async () => {
+      const { metadata } = repositories();
+      const { dataset, other } = await seed();
+      const field = aMetadataField(dataset.id);
+      await metadata.createField(field);
+      expect(await metadata.findField(dataset.id, field.id)).toEqual(field);
+      expect(await metadata.findField(other.id, field.id)).toBeUndefined();
+    });
+
+    it("renames a field, keeping every document's value, but not to another field's name", async () => {
+      const { metadata } = repositories();
+      const { dataset, docs } = await seed();
+      const [author, year] = [
+        aMetadataField(dataset.id, { name: "author", createdAt: 1 }),
+        aMetadataField(dataset.id, { name: "year", createdAt: 2 }),
+      ];
+      await metadata.createField(author);
+      await metadata.createField(year);
+      await metadata.setValue(docs[0].id, author.id, "Ada");
+      await metadata.setValue(docs[1].id, author.id, "Grace");
+      expect(await metadata.renameField(author.id, "year")).toBe(false);
+      expect(await metadata.renameField(author.id, "author")).toBe(true);
+      expect(await metadata.renameField(author.id, "writer")).toBe(true);
+      expect(await metadata.valuesOf(docs[1].id)).toEqual([
+        { id: author.id, name: "writer", type: "string", value: "Grace" },
+      ]);
+      expect((await metadata.listFieldUsage(dataset.id)).map((field) => [field.name, field.count])).toEqual([
+        ["writer", 2],
+        ["year", 0],
+      ]);
+    });
+
+    it("deletes a field with its values, and the counts follow", async () => {
+      const { metadata } = repositories();
+      const { dataset, docs } = await seed();
+      const [gone, kept] = [
+        aMetadataField(dataset.id, { name: "gone", createdAt: 1 }),
+        aMetadataField(dataset.id, { name: "kept", createdAt: 2 }),
+      ];
+      await metadata.createField(gone);
+      await metadata.createField(kept);
+      await metadata.setValue(docs[0].id, gone.id, "x");
+      await metadata.setValue(docs[0].id, kept.id, "y");
+      await metadata.deleteField(gone.id);
+      expect(await metadata.findField(dataset.id, gone.id)).toBeUndefined();
+      expect(await metadata.valuesOf(docs[0].id)).toEqual([
+        { id: kept.id, name: "kept", type: "string", value: "y" },
+      ]);
+      expect(await metadata.listFieldUsage(dataset.id)).toEqual([
+        { id: kept.id, name: "kept", type: "string", count: 1 },
+      ]);
+    });
+
+    it("clears one value or all of a document's, and the counts follow", async () => {
+      const { metadata } = repositories();
+      const { dataset, docs } = await seed();
+      const [a, b] = [
+        aMetadataField(dataset.id, { name: "a", createdAt: 1 }),
+        aMetadataField(dataset.id, { name: "b", createdAt: 2 }),
+      ];
+      await metadata.createField(a);
+      await metadata.createField(b);
+      for (const document of docs) {
+        await metadata.setValue(document.id, a.id, "1");
+        await metadata.setValue(document.id, b.id, "2");
+      }
+      await metadata.clearValue(docs[0].id, a.id);
+      await metadata.clearValue(docs[0].id, a.id);
+      await metadata.clearValues(docs[1].id);
+      expect(await metadata.valuesOf(docs[0].id)).toEqual([
+        { id: b.id, name: "b", type: "string", value: "2" },
+      ]);
+      expect(await metadata.valuesOf(docs[1].id)).toEqual([]);
+      expect((await metadata.listFieldUsage(dataset.id)).map((field) => field.count)).toEqual([0, 1]);
+    });
+
+    it("gives the values of several documents and the fields of several datasets at once", async () => {
+      const { metadata } = repositories();
+      const { dataset, other, docs } = await seed();
+      const field = aMetadataField(dataset.id, { name: "a" });
+      await metadata.createField(field);
+      await metadata.setValue(docs[0].id, field.id, "1");
+      const values = await metadata.valuesOfDocuments([docs[0].id, docs[1].id]);
+      expect(values.get(docs[0].id)).toEqual([{ id: field.id, name: "a", type: "string", value: "1" }]);
+      expect(values.get(docs[1].id)).toEqual([]);
+      const fields = await metadata.listFieldsOf([dataset.id, other.id]);
+      expect(fields.get(dataset.id)).toEqual([field]);
+      expect(fields.get(other.id)).toEqual([]);
+    });
+  });
+}
