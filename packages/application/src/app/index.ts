@@ -1,1 +1,2 @@
+export * from "./get-app-info.js";
 export * from "./get-web-app-settings.js";

@@ -1,1 +1,2 @@
+export * from "./list-conversation-variables.js";
 export * from "./update-conversation-variable.js";

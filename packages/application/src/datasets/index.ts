@@ -1,1 +1,4 @@
-export {};
+export * from "./dataset-view.js";
+export * from "./get-dataset.js";
+export * from "./list-datasets.js";
+export * from "./open-dataset.js";

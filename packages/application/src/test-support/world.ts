@@ -12,6 +12,7 @@ export function createWorld() {
   const store = createInMemoryStore();
   return {
     ...store.repositories,
+    store,
     clock: new ManualClock(),
     ids: new SequentialIdGenerator(),
     hasher: plainHasher,

@@ -1,0 +1,41 @@
+import type { App } from "@service-api/domain";
+import type { TagRepository, WorkspaceRepository } from "@service-api/ports";
+
+export interface AppInfo {
+  name: string;
+  description: string;
+  /** Names of the app tags bound to the app, by name then id. */
+  tags: string[];
+  mode: App["mode"];
+  /** The creator member's name; "" without one. */
+  authorName: string;
+}
+
+/** Get App Info: the app's name, description, tags, mode and author, for any mode. */
+export class GetAppInfo {
+  constructor(
+    private readonly tags: TagRepository,
+    private readonly workspaces: WorkspaceRepository,
+  ) {}
+
+  async execute(app: App): Promise<AppInfo> {
+    const [bound, author] = await Promise.all([
+      this.tags.boundTags([app.id]),
+      app.createdBy ? this.workspaces.findMember(app.workspaceId, app.createdBy) : undefined,
+    ]);
+    return {
+      name: app.name,
+      description: app.description,
+      tags: (bound.get(app.id) ?? []).filter((tag) => tag.type === "app").map((tag) => tag.name),
+      mode: app.mode,
+      authorName: author?.name ?? "",
+    };
+  }
+}
+
+/** Get App Meta: the icons of the app's tools; we store no agent tools, so none. */
+export class GetAppMeta {
+  async execute(_app: App): Promise<{ toolIcons: Record<string, never> }> {
+    return { toolIcons: {} };
+  }
+}

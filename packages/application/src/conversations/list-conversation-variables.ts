@@ -1,0 +1,72 @@
+import {
+  type App,
+  type ConversationVariable,
+  codePointLength,
+  ensureChatApp,
+  InvalidParamError,
+  isStorableText,
+  NotFoundError,
+  parseLimit,
+} from "@service-api/domain";
+import type { ConversationRepository, EndUserRepository } from "@service-api/ports";
+
+export interface ListConversationVariablesInput {
+  app: App;
+  conversationId: string;
+  /** The query's raw values, checked in the reference's order. */
+  user: string | undefined;
+  limit: string | undefined;
+  variableName: string | undefined;
+  /** A variable's id (empty or absent: from the start). */
+  lastId: string | undefined;
+}
+
+export interface VariablePage {
+  limit: number;
+  hasMore: boolean;
+  variables: ConversationVariable[];
+}
+
+const MAX_NAME_FILTER = 255;
+
+/**
+ * Get Conversation Variables: the end user's conversation's variables, oldest first, a page after
+ * `lastId`, optionally those whose name holds `variableName`. Reads create no end user.
+ */
+export class ListConversationVariables {
+  constructor(
+    private readonly endUsers: EndUserRepository,
+    private readonly conversations: ConversationRepository,
+  ) {}
+
+  async execute(input: ListConversationVariablesInput): Promise<VariablePage> {
+    ensureChatApp(input.app);
+    const { user, variableName } = input;
+    if (!user) throw new InvalidParamError("user", "user is required and must be a non-empty string.");
+    const limit = parseLimit(input.limit);
+    if (variableName !== undefined && codePointLength(variableName) > MAX_NAME_FILTER)
+      throw new InvalidParamError("variable_name", "variable_name: must be at most 255 characters.");
+
+    const endUser = isStorableText(user)
+      ? await this.endUsers.findBySessionId(input.app.id, user)
+      : undefined;
+    const conversation = await this.conversations.findInApp(input.app.id, input.conversationId);
+    if (!endUser || !conversation || conversation.isDeleted || conversation.endUserId !== endUser.id)
+      throw new NotFoundError("Conversation Not Exists.");
+    const after = input.lastId
+      ? await this.conversations.findVariable(conversation.id, input.lastId)
+      : undefined;
+    if (input.lastId && !after)
+      throw new InvalidParamError("last_id", "last_id: Conversation Variable Not Exists.");
+
+    // A name filter no store can hold matches no variable.
+    if (variableName !== undefined && !isStorableText(variableName))
+      return { limit, hasMore: false, variables: [] };
+    const found = await this.conversations.listVariablesPage(conversation.id, {
+      after: after && { createdAt: after.createdAt, id: after.id },
+      limit: limit + 1,
+      nameContains: variableName,
+    });
+    return { limit, hasMore: found.length > limit, variables: found.slice(0, limit) };
+  }
+}

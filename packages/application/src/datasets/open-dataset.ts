@@ -1,0 +1,20 @@
+import { type Dataset, ensureDatasetServesApi } from "@service-api/domain";
+import type { DatasetRepository } from "@service-api/ports";
+
+export interface OpenDatasetInput {
+  workspaceId: string;
+  datasetId: string;
+}
+
+/**
+ * The dataset a knowledge operation names, once it is known to serve the API: the workspace's,
+ * else 404 "Dataset not found."; with `enable_api`, else 403. Operations on a dataset take what
+ * this returns, so that the dataset is checked before their query and body, as the reference does.
+ */
+export class OpenDataset {
+  constructor(private readonly datasets: DatasetRepository) {}
+
+  async execute(input: OpenDatasetInput): Promise<Dataset> {
+    return ensureDatasetServesApi(await this.datasets.findInWorkspace(input.workspaceId, input.datasetId));
+  }
+}

@@ -1,0 +1,124 @@
+import {
+  aDataset,
+  aDocument,
+  aMember,
+  aMetadataField,
+  anUploadFile,
+  aWorkspace,
+} from "@service-api/ports/testing";
+import { describe, expect, it } from "vitest";
+import { createWorld } from "../test-support/world.js";
+import { DeleteDocument } from "./delete-document.js";
+import { ListDocuments } from "./list-documents.js";
+import { UpdateDocumentStatus } from "./update-document-status.js";
+
+async function setup() {
+  const world = createWorld();
+  const workspace = aWorkspace();
+  await world.workspaces.save(workspace);
+  const owner = aMember(workspace.id, { name: "Ada", role: "owner" });
+  await world.workspaces.saveMember(owner);
+  const dataset = aDataset(workspace.id);
+  await world.datasets.save(dataset);
+  return {
+    world,
+    workspace,
+    owner,
+    dataset,
+    list: new ListDocuments(world.documents, world.metadata),
+    remove: new DeleteDocument(world.store),
+    status: new UpdateDocumentStatus(world.store, world.clock),
+  };
+}
+
+describe("document management", () => {
+  it("lists a page with totals and metadata, built-ins only when enabled", async () => {
+    const { world, owner, dataset, list } = await setup();
+    const documents = [1, 2, 3].map((position) =>
+      aDocument(dataset.id, { name: `doc ${position}`, position, createdAt: position, createdBy: owner.id }),
+    );
+    for (const document of documents) await world.documents.save(document);
+    const field = aMetadataField(dataset.id, { name: "author" });
+    await world.metadata.saveField(field);
+    await world.metadata.setValue(documents[2]!.id, field.id, "Ada");
+    const page = await list.execute({ dataset, page: { page: 1, limit: 2 } });
+    expect(page).toMatchObject({ total: 3, page: 1, limit: 2, hasMore: true });
+    expect(page.items.map((item) => [item.document.name, item.metadata])).toEqual([
+      ["doc 3", [{ id: field.id, name: "author", type: "string", value: "Ada" }]],
+      ["doc 2", []],
+    ]);
+    const withBuiltIns = await list.execute({
+      dataset: { ...dataset, builtInFieldEnabled: true },
+      page: { page: 2, limit: 2 },
+    });
+    expect(withBuiltIns.hasMore).toBe(false);
+    expect(withBuiltIns.items[0]?.metadata.find((entry) => entry.name === "uploader")?.value).toBe("Ada");
+    expect((await list.execute({ dataset, page: { page: 1, limit: 20 }, keyword: "doc\u0000" })).total).toBe(
+      0,
+    );
+  });
+
+  it("deletes a document, but not an archived one or one of another dataset", async () => {
+    const { world, workspace, dataset, remove } = await setup();
+    const [kept, archived] = [aDocument(dataset.id), aDocument(dataset.id, { archived: true })];
+    const other = aDataset(workspace.id);
+    await world.datasets.save(other);
+    const foreign = aDocument(other.id);
+    for (const document of [kept, archived, foreign]) await world.documents.save(document);
+    await expect(remove.execute({ dataset, documentId: archived.id })).rejects.toMatchObject({
+      code: "archived_document_immutable",
+      message: "The archived document is not editable.",
+    });
+    await expect(remove.execute({ dataset, documentId: foreign.id })).rejects.toMatchObject({
+      code: "not_found",
+      message: "Document Not Exists.",
+    });
+    const file = anUploadFile("someone");
+    await world.documents.saveUploadFile(workspace.id, file);
+    await world.documents.save({ ...kept, uploadFileId: file.id });
+    await remove.execute({ dataset, documentId: kept.id });
+    expect(await world.documents.findInDataset(dataset.id, kept.id)).toBeUndefined();
+    expect(await world.documents.findUploadFile(file.id)).toBeUndefined();
+    expect(await world.documents.findInDataset(other.id, foreign.id)).toEqual(foreign);
+  });
+
+  it("changes only documents not in the action's state, as the owner, and skips others' ids", async () => {
+    const { world, workspace, owner, dataset, status } = await setup();
+    const [on, off] = [
+      aDocument(dataset.id, { updatedAt: 1 }),
+      aDocument(dataset.id, { enabled: false, updatedAt: 1 }),
+    ];
+    for (const document of [on, off]) await world.documents.save(document);
+    world.clock.now = 500;
+    await status.execute({ dataset, action: "disable", documentIds: [on.id, off.id, on.id, "missing"] });
+    expect(await world.documents.findInDataset(dataset.id, on.id)).toMatchObject({
+      enabled: false,
+      disabledAt: 500,
+      disabledBy: owner.id,
+      updatedAt: 500,
+    });
+    expect((await world.documents.findInDataset(dataset.id, off.id))?.updatedAt).toBe(1);
+    await status.execute({ dataset, action: "archive", documentIds: [on.id] });
+    expect(await world.documents.findInDataset(dataset.id, on.id)).toMatchObject({
+      archived: true,
+      archivedBy: owner.id,
+    });
+    expect((await world.datasets.findOverview(workspace.id, dataset.id))?.counts.availableDocuments).toBe(0);
+  });
+
+  it("disables nothing when any document named is not completed", async () => {
+    const { world, dataset, status } = await setup();
+    const [done, busy] = [
+      aDocument(dataset.id),
+      aDocument(dataset.id, { indexingStatus: "indexing", name: "busy.md" }),
+    ];
+    for (const document of [done, busy]) await world.documents.save(document);
+    await expect(
+      status.execute({ dataset, action: "disable", documentIds: [done.id, busy.id] }),
+    ).rejects.toMatchObject({
+      code: "invalid_action",
+      message: "Document: busy.md is not completed.",
+    });
+    expect((await world.documents.findInDataset(dataset.id, done.id))?.enabled).toBe(true);
+  });
+});

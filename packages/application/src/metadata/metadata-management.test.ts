@@ -1,0 +1,192 @@
+import { aDataset, aDocument, aMetadataField, aWorkspace } from "@service-api/ports/testing";
+import { describe, expect, it } from "vitest";
+import { createWorld } from "../test-support/world.js";
+import { ToggleBuiltInFields } from "./built-in-fields.js";
+import { CreateMetadataField } from "./create-metadata-field.js";
+import { DeleteMetadataField } from "./delete-metadata-field.js";
+import { ListMetadataFields } from "./list-metadata-fields.js";
+import { RenameMetadataField } from "./rename-metadata-field.js";
+import { type DocumentMetadataOperation, SetDocumentMetadata } from "./set-document-metadata.js";
+
+async function setup() {
+  const world = createWorld();
+  const workspace = aWorkspace();
+  await world.workspaces.save(workspace);
+  const dataset = aDataset(workspace.id);
+  await world.datasets.save(dataset);
+  const documents = [aDocument(dataset.id), aDocument(dataset.id)] as const;
+  for (const document of documents) await world.documents.save(document);
+  return {
+    world,
+    workspace,
+    dataset,
+    documents,
+    create: new CreateMetadataField(world.store, world.ids, world.clock),
+    rename: new RenameMetadataField(world.store),
+    remove: new DeleteMetadataField(world.store),
+    set: new SetDocumentMetadata(world.store),
+    toggle: new ToggleBuiltInFields(world.datasets, world.clock),
+    list: new ListMetadataFields(world.datasets, world.documents, world.metadata),
+  };
+}
+
+describe("metadata field management", () => {
+  it("creates fields last in the list, refusing blank, long, built-in and taken names in that order", async () => {
+    const { world, workspace, dataset, create, list } = await setup();
+    const author = await create.execute({ dataset, type: "string", name: "author" });
+    world.clock.now += 1;
+    const year = await create.execute({ dataset, type: "number", name: "year" });
+    const listed = await list.execute({ workspaceId: workspace.id, datasetId: dataset.id });
+    expect(listed.fields.map((field) => [field.id, field.count])).toEqual([
+      [author.id, 0],
+      [year.id, 0],
+    ]);
+    for (const [name, message] of [
+      ["", "name: Name must not be blank."],
+      ["x".repeat(256), "name: Metadata name cannot exceed 255 characters."],
+      ["upload_date", "Metadata name already exists in Built-in fields."],
+      ["author", "Metadata name already exists."],
+    ]) {
+      await expect(create.execute({ dataset, type: "string", name: name! })).rejects.toMatchObject({
+        code: "invalid_param",
+        message,
+      });
+    }
+  });
+
+  it("renames a field keeping its values, 404s a missing field before a taken name, accepts its own", async () => {
+    const { world, dataset, documents, create, rename, set } = await setup();
+    const author = await create.execute({ dataset, type: "string", name: "author" });
+    await create.execute({ dataset, type: "string", name: "editor" });
+    await set.execute({
+      dataset,
+      operations: [
+        { documentId: documents[0].id, metadataList: [{ id: author.id, value: "Ada" }], partialUpdate: true },
+      ],
+    });
+    expect(await rename.execute({ dataset, fieldId: author.id, name: "author" })).toMatchObject({
+      name: "author",
+    });
+    await expect(rename.execute({ dataset, fieldId: "missing", name: "editor" })).rejects.toMatchObject({
+      code: "not_found",
+      message: "Metadata not found.",
+    });
+    await expect(rename.execute({ dataset, fieldId: author.id, name: "editor" })).rejects.toMatchObject({
+      message: "Metadata name already exists.",
+    });
+    await rename.execute({ dataset, fieldId: author.id, name: "writer" });
+    expect(await world.metadata.valuesOf(documents[0].id)).toEqual([
+      { id: author.id, name: "writer", type: "string", value: "Ada" },
+    ]);
+  });
+
+  it("deletes a field and its values, and 404s a field of another dataset", async () => {
+    const { world, workspace, dataset, documents, create, remove, set } = await setup();
+    const field = await create.execute({ dataset, type: "string", name: "gone" });
+    await set.execute({
+      dataset,
+      operations: [
+        { documentId: documents[1].id, metadataList: [{ id: field.id, value: "x" }], partialUpdate: false },
+      ],
+    });
+    const other = aDataset(workspace.id);
+    await world.datasets.save(other);
+    const foreign = aMetadataField(other.id);
+    await world.metadata.saveField(foreign);
+    await expect(remove.execute({ dataset, fieldId: foreign.id })).rejects.toMatchObject({
+      code: "not_found",
+    });
+    await remove.execute({ dataset, fieldId: field.id });
+    expect(await world.metadata.valuesOf(documents[1].id)).toEqual([]);
+  });
+
+  it("sets values typed by their field: replacing, or partly, null clearing, the last of a field winning", async () => {
+    const { world, dataset, documents, create, set } = await setup();
+    const [n, t, s] = [
+      await create.execute({ dataset, type: "number", name: "n" }),
+      await create.execute({ dataset, type: "time", name: "t" }),
+      await create.execute({ dataset, type: "string", name: "s" }),
+    ];
+    const [first] = documents;
+    await set.execute({
+      dataset,
+      operations: [
+        {
+          documentId: first.id,
+          metadataList: [
+            { id: n.id, value: "042" },
+            { id: t.id, value: 1_700_000_000 },
+            { id: s.id, value: "x" },
+            { id: s.id, value: "last" },
+          ],
+          partialUpdate: false,
+        },
+      ],
+    });
+    const values = async () =>
+      Object.fromEntries((await world.metadata.valuesOf(first.id)).map((e) => [e.name, e.value]));
+    expect(await values()).toEqual({ n: "42", t: "1700000000", s: "last" });
+    await set.execute({
+      dataset,
+      operations: [{ documentId: first.id, metadataList: [{ id: n.id, value: null }], partialUpdate: true }],
+    });
+    expect(await values()).toEqual({ t: "1700000000", s: "last" });
+    await set.execute({
+      dataset,
+      operations: [
+        { documentId: first.id, metadataList: [{ id: s.id, value: "only" }], partialUpdate: false },
+      ],
+    });
+    expect(await values()).toEqual({ s: "only" });
+  });
+
+  it("writes nothing when any operation names a missing document or field, or a value of the wrong type", async () => {
+    const { world, dataset, documents, create, set } = await setup();
+    const n = await create.execute({ dataset, type: "number", name: "n" });
+    const good = {
+      documentId: documents[0].id,
+      metadataList: [{ id: n.id, value: 1 }],
+      partialUpdate: false,
+    };
+    const cases = [
+      [{ documentId: "missing", metadataList: [], partialUpdate: false }, "Document not found."],
+      [
+        { documentId: documents[1].id, metadataList: [{ id: "built-in", value: "x" }], partialUpdate: false },
+        "Metadata not found.",
+      ],
+      [
+        {
+          documentId: documents[1].id,
+          metadataList: [
+            { id: n.id, value: 2 },
+            { id: n.id, value: "two" },
+          ],
+          partialUpdate: false,
+        },
+        "operation_data.1.metadata_list.1.value: must be a finite number or numeric string.",
+      ],
+    ] as [DocumentMetadataOperation, string][];
+    for (const [bad, message] of cases) {
+      await expect(set.execute({ dataset, operations: [good, bad] })).rejects.toMatchObject({ message });
+      expect(await world.metadata.valuesOf(documents[0].id)).toEqual([]);
+    }
+  });
+
+  it("shows the built-ins once enabled, moving updatedAt only on a change", async () => {
+    const { world, workspace, dataset, toggle, list } = await setup();
+    world.clock.now = dataset.updatedAt + 100;
+    await toggle.execute({ dataset, enabled: true });
+    await toggle.execute({ dataset, enabled: true });
+    expect((await world.datasets.findInWorkspace(workspace.id, dataset.id))?.updatedAt).toBe(
+      dataset.updatedAt + 100,
+    );
+    const listed = await list.execute({ workspaceId: workspace.id, datasetId: dataset.id });
+    expect(listed.fields.map((field) => field.name)).toEqual([
+      "document_name",
+      "uploader",
+      "upload_date",
+      "last_update_date",
+      "source",
+    ]);
+  });
+});

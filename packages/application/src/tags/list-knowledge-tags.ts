@@ -1,0 +1,11 @@
+import type { CountedTag } from "@service-api/domain";
+import type { TagRepository } from "@service-api/ports";
+
+/** List Knowledge Tags: the workspace's knowledge tags, newest first, with their binding counts. */
+export class ListKnowledgeTags {
+  constructor(private readonly tags: TagRepository) {}
+
+  async execute(input: { workspaceId: string }): Promise<CountedTag[]> {
+    return this.tags.listCounted(input.workspaceId, "knowledge");
+  }
+}
