@@ -1,26 +1,37 @@
 import express, { type Express, Router } from "express";
 import type { DependencyContainer } from "tsyringe";
+import { openApiDocument } from "./api/openapi.js";
+import type { Operation } from "./api/operation.js";
+import { registerOperations } from "./api/register-operations.js";
+import type { Family } from "./families/family.js";
+import { datasetsFamily, FAMILIES } from "./families/index.js";
 import { closeWhileDraining, requireHost } from "./http/connection-rules.js";
-import { errorHandler, unknownRoute } from "./http/error-handler.js";
+import { errorHandler, methodNotAllowed, unknownRoute } from "./http/error-handler.js";
 import { requestContext } from "./http/request-context.js";
 import { ServerMetrics } from "./observability/metrics.js";
-import { registerConversationVariableRoutes } from "./routes/conversation-variables.js";
-import { registerDocumentRoutes } from "./routes/documents.js";
 import { registerHealthRoutes } from "./routes/health.js";
-import { registerMetadataFieldRoutes } from "./routes/metadata-fields.js";
-import { registerSiteRoutes } from "./routes/site.js";
-import { registerTagBindingRoutes } from "./routes/tag-bindings.js";
 import { CONFIG, LIFECYCLE, LOGGER, METRICS } from "./tokens.js";
 
-/** The five operations' routes over a container, as mounted at `/v1`. */
+/** Every operation of every family, over the use cases the container built. */
+export function serviceApiOperations(container: DependencyContainer): Operation[] {
+  return (FAMILIES as readonly Family[]).flatMap((family) =>
+    family.operations(container.resolve(family.token)),
+  );
+}
+
+/** The API's routes over a container, as mounted at `/v1`, with `GET /openapi.json` describing them. */
 export function serviceApiRoutes(container: DependencyContainer): Router {
   const router = Router({ caseSensitive: true, strict: false });
   router.use(ServerMetrics.markRouteBase);
-  registerDocumentRoutes(router, container);
-  registerConversationVariableRoutes(router, container);
-  registerTagBindingRoutes(router, container);
-  registerMetadataFieldRoutes(router, container);
-  registerSiteRoutes(router, container);
+  const operations = serviceApiOperations(container);
+  const document = JSON.stringify(openApiDocument(operations));
+  router
+    .route("/openapi.json")
+    .get((_req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json; charset=utf-8" }).end(document);
+    })
+    .all(methodNotAllowed(["GET", "HEAD"]));
+  registerOperations(router, container, operations, container.resolve(datasetsFamily.token).openDataset);
   return router;
 }
 

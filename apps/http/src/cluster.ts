@@ -26,7 +26,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     await store.close();
   }
 
-  const metricsServer = config.metrics && (await serveClusterMetrics(config.metrics, logger));
+  let metricsServer: MetricsServer | undefined;
   let stopping = false;
   const fork = (): Worker => cluster.fork({ DEMO: "off", WORKERS: "1" });
   cluster.on("exit", (worker, code, signal) => {
@@ -35,7 +35,18 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     fork();
   });
   let announced = false;
+  let listening = 0;
   cluster.on("listening", (_worker, address) => {
+    // Metrics are served once every worker answers for its own, so no scrape waits on a worker booting.
+    listening += 1;
+    if (config.metrics && listening === config.workers) {
+      serveClusterMetrics(config.metrics, logger).then(
+        (server) => {
+          metricsServer = server;
+        },
+        (error: unknown) => logger.error({ err: error }, "metrics could not listen"),
+      );
+    }
     if (announced) return;
     announced = true;
     const host =

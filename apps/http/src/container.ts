@@ -5,14 +5,7 @@ import {
   Sha256TokenHasher,
   SystemClock,
 } from "@service-api/adapters-node";
-import {
-  AuthenticateApiKey,
-  BindTagsToDataset,
-  GetDocument,
-  GetWebAppSettings,
-  ListMetadataFields,
-  UpdateConversationVariable,
-} from "@service-api/application";
+import { AuthenticateApiKey } from "@service-api/application";
 import type { Store } from "@service-api/ports";
 import {
   ExportData,
@@ -29,6 +22,8 @@ import {
   container as rootContainer,
 } from "tsyringe";
 import type { Config } from "./config.js";
+import type { Family } from "./families/family.js";
+import { FAMILIES } from "./families/index.js";
 import { ServerLifecycle } from "./lifecycle/server-lifecycle.js";
 import { StoreOutage } from "./observability/store-outage.js";
 import { NO_RATE_LIMITS, type RateLimits } from "./rate-limits/rate-limits.js";
@@ -76,26 +71,18 @@ export function createContainer(
       resolve(tokens.CLOCK),
     );
   });
-  single(tokens.GET_DOCUMENT, () => {
-    const { datasets, documents, metadata, workspaces } = repositories();
-    return new GetDocument(datasets, documents, metadata, workspaces);
-  });
-  single(tokens.UPDATE_CONVERSATION_VARIABLE, () => {
-    const { endUsers, conversations } = repositories();
-    return new UpdateConversationVariable(endUsers, conversations, resolve(tokens.CLOCK));
-  });
-  single(tokens.BIND_TAGS_TO_DATASET, () => {
-    const { datasets, tags } = repositories();
-    return new BindTagsToDataset(datasets, tags, resolve(tokens.ID_GENERATOR), resolve(tokens.CLOCK));
-  });
-  single(tokens.LIST_METADATA_FIELDS, () => {
-    const { datasets, documents, metadata } = repositories();
-    return new ListMetadataFields(datasets, documents, metadata);
-  });
-  single(
-    tokens.GET_WEB_APP_SETTINGS,
-    () => new GetWebAppSettings(repositories().apps, resolve(tokens.CONFIG).filesUrl),
-  );
+  // Each family's use cases, built in its own module (src/families/).
+  for (const family of FAMILIES as readonly Family[]) {
+    single(family.token, () =>
+      family.useCases({
+        store,
+        repositories: repositories(),
+        clock: resolve(tokens.CLOCK),
+        ids: resolve(tokens.ID_GENERATOR),
+        config,
+      }),
+    );
+  }
 
   // Putting data in and taking it out: demo mode and embedding services use these.
   single(

@@ -16,8 +16,10 @@ import type { DependencyContainer } from "tsyringe";
 import { serviceApiRoutes } from "./app.js";
 import { loadConfig } from "./config.js";
 import { createContainer } from "./container.js";
+import { FAMILIES } from "./families/index.js";
 import { errorHandler } from "./http/error-handler.js";
 import { createLogger } from "./logger.js";
+import { StoreOutage } from "./observability/store-outage.js";
 import * as tokens from "./tokens.js";
 
 export interface ServiceApiOptions {
@@ -33,9 +35,17 @@ export interface ServiceApiOptions {
   logger?: Logger;
 }
 
+type FamilyOf<Name> = Extract<(typeof FAMILIES)[number], { name: Name }>;
+
+/** Each family's use cases by the family's name: `api.tags.createKnowledgeTag.execute(…)`. */
+export type FamilyUseCases = {
+  [Name in (typeof FAMILIES)[number]["name"]]: ReturnType<FamilyOf<Name>["useCases"]>;
+};
+
 /** The service without HTTP: every use case over one open store. */
-export interface ServiceApi {
+export interface ServiceApi extends FamilyUseCases {
   authenticate: AuthenticateApiKey;
+  /** The first five operations, also under their families. */
   getDocument: GetDocument;
   updateConversationVariable: UpdateConversationVariable;
   bindTagsToDataset: BindTagsToDataset;
@@ -55,19 +65,25 @@ export interface ServiceApi {
 export async function openServiceApi(options: ServiceApiOptions = {}): Promise<ServiceApi> {
   const config = loadConfig({ DATABASE_URL: options.databaseUrl, FILES_URL: options.filesUrl, DEMO: "off" });
   const logger = options.logger ?? createLogger("warn");
+  const outage = new StoreOutage(logger);
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     pool: { ...config.pool, ...options.pool },
     sqlite: { ...config.sqlite, ...options.sqlite },
+    monitor: outage,
   });
-  const container = createContainer(config, store, logger);
+  const container = createContainer(config, store, logger, { outage });
+  const families = Object.fromEntries(
+    FAMILIES.map((family) => [family.name, container.resolve(family.token as never)]),
+  ) as FamilyUseCases;
   return {
+    ...families,
     authenticate: container.resolve(tokens.AUTHENTICATE_API_KEY),
-    getDocument: container.resolve(tokens.GET_DOCUMENT),
-    updateConversationVariable: container.resolve(tokens.UPDATE_CONVERSATION_VARIABLE),
-    bindTagsToDataset: container.resolve(tokens.BIND_TAGS_TO_DATASET),
-    listMetadataFields: container.resolve(tokens.LIST_METADATA_FIELDS),
-    getWebAppSettings: container.resolve(tokens.GET_WEB_APP_SETTINGS),
+    getDocument: families.documents.getDocument,
+    updateConversationVariable: families.conversations.updateConversationVariable,
+    bindTagsToDataset: families.tags.bindTagsToDataset,
+    listMetadataFields: families.metadata.listMetadataFields,
+    getWebAppSettings: families.app.getWebAppSettings,
     importData: container.resolve(tokens.IMPORT_DATA),
     exportData: container.resolve(tokens.EXPORT_DATA),
     issueApiKey: container.resolve(tokens.ISSUE_API_KEY),
@@ -87,8 +103,9 @@ export interface ServiceApiRouter extends ExpressRouter {
 }
 
 /**
- * The five operations as an Express router: `app.use("/v1", createServiceApiRouter({ databaseUrl }))`.
- * Errors of its routes answer `{status, code, message}`; other paths fall through to the host app.
+ * The API as an Express router: `app.use("/v1", createServiceApiRouter({ databaseUrl }))`, its
+ * OpenAPI document at `openapi.json` within. Errors of its routes answer `{status, code, message}`;
+ * other paths fall through to the host app.
  */
 export function createServiceApiRouter(options: ServiceApiOptions = {}): ServiceApiRouter {
   const logger = options.logger ?? createLogger("warn");

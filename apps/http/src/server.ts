@@ -56,6 +56,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   if (config.metrics) {
     metrics = new ServerMetrics({ store, outage, authenticate: container.resolve(AUTHENTICATE_API_KEY) });
     container.register(METRICS, { useValue: metrics });
+    // A worker answers the primary's requests for its metrics before it takes any request.
+    if (cluster.isWorker) shareWithPrimary(metrics);
   }
   const server = createServer(
     {
@@ -75,7 +77,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       server.once("error", reject);
       server.listen(config.port, config.host, () => resolve());
     });
-    metricsServer = metrics && (await serveMetrics(config, metrics, logger));
+    if (metrics && !cluster.isWorker) metricsServer = await serveMetrics(config, metrics, logger);
   } catch (error) {
     server.close();
     await rateLimits.close();
@@ -105,21 +107,15 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   };
 }
 
-/**
- * Serves this process's metrics on `METRICS_PORT`. A worker of `WORKERS=n` serves none: the primary
- * serves every worker's, summed, and asks each for its registry.
- */
-async function serveMetrics(
-  config: Config,
-  metrics: ServerMetrics,
-  logger: Logger,
-): Promise<MetricsServer | undefined> {
-  if (cluster.isWorker) {
-    AggregatorRegistry.setRegistries([metrics.registry]);
-    // Constructing one is what makes a worker answer the primary's requests for its metrics.
-    new AggregatorRegistry();
-    return undefined;
-  }
+/** A worker of `WORKERS=n` serves no metrics: the primary asks each worker for its registry. */
+function shareWithPrimary(metrics: ServerMetrics): void {
+  AggregatorRegistry.setRegistries([metrics.registry]);
+  // Constructing one is what makes a worker answer the primary's requests.
+  new AggregatorRegistry();
+}
+
+/** Serves this process's metrics on `METRICS_PORT`. */
+async function serveMetrics(config: Config, metrics: ServerMetrics, logger: Logger): Promise<MetricsServer> {
   const { port, host } = config.metrics!;
   return startMetricsServer(
     port,

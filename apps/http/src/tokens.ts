@@ -1,11 +1,4 @@
-import type {
-  AuthenticateApiKey,
-  BindTagsToDataset,
-  GetDocument,
-  GetWebAppSettings,
-  ListMetadataFields,
-  UpdateConversationVariable,
-} from "@service-api/application";
+import type { AuthenticateApiKey } from "@service-api/application";
 import type { Clock, IdGenerator, Store, TokenGenerator, TokenHasher } from "@service-api/ports";
 import type {
   ExportData,
@@ -36,14 +29,6 @@ export const TOKEN_HASHER: InjectionToken<TokenHasher> = Symbol("TokenHasher");
 export const TOKEN_GENERATOR: InjectionToken<TokenGenerator> = Symbol("TokenGenerator");
 
 export const AUTHENTICATE_API_KEY: InjectionToken<AuthenticateApiKey> = Symbol("AuthenticateApiKey");
-export const GET_DOCUMENT: InjectionToken<GetDocument> = Symbol("GetDocument");
-export const UPDATE_CONVERSATION_VARIABLE: InjectionToken<UpdateConversationVariable> = Symbol(
-  "UpdateConversationVariable",
-);
-export const BIND_TAGS_TO_DATASET: InjectionToken<BindTagsToDataset> = Symbol("BindTagsToDataset");
-export const LIST_METADATA_FIELDS: InjectionToken<ListMetadataFields> = Symbol("ListMetadataFields");
-export const GET_WEB_APP_SETTINGS: InjectionToken<GetWebAppSettings> = Symbol("GetWebAppSettings");
-
 export const IMPORT_DATA: InjectionToken<ImportData> = Symbol("ImportData");
 export const EXPORT_DATA: InjectionToken<ExportData> = Symbol("ExportData");
 export const ISSUE_API_KEY: InjectionToken<IssueApiKey> = Symbol("IssueApiKey");

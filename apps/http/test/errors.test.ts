@@ -18,7 +18,7 @@ const appKey = () => world.apps["advanced-chat"].key;
 
 describe("errors", () => {
   it("answers unknown routes with 404 not_found in the error shape", async () => {
-    for (const path of ["/", "/v1", "/v1/nope", "/v2/site", "/v1/datasets"]) {
+    for (const path of ["/", "/v1", "/v1/nope", "/v2/site", "/v1/datasets/tags/nope"]) {
       const response = await call(server.url, "GET", path);
       expect(response.status).toBe(404);
       expect(response.body).toMatchObject({ status: 404, code: "not_found" });
@@ -29,10 +29,10 @@ describe("errors", () => {
   it("answers a wrong method on a known route with 405 and the methods allowed", async () => {
     const cases = [
       ["DELETE", "/v1/site", "GET, HEAD"],
-      ["POST", `/v1/datasets/${world.dataset.id}/documents/${world.document.id}`, "GET, HEAD"],
+      ["POST", `/v1/datasets/${world.dataset.id}/documents/${world.document.id}`, "GET, DELETE, HEAD"],
       ["GET", "/v1/datasets/tags/binding", "POST"],
       ["PATCH", variablePath(), "PUT"],
-      ["PUT", `/v1/datasets/${world.dataset.id}/metadata`, "GET, HEAD"],
+      ["PUT", `/v1/datasets/${world.dataset.id}/metadata`, "GET, POST, HEAD"],
     ];
     for (const [method, path, allowed] of cases) {
       const response = await call(server.url, method!, path!, { token: appKey() });

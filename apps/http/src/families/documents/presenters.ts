@@ -1,11 +1,15 @@
-import type {
-  DocumentMetadataOnly,
-  DocumentView,
-  DocumentWithoutMetadata,
-  MetadataEntry,
-  ProcessRule,
-  UploadFile,
+import type { DocumentListItem } from "@service-api/application";
+import {
+  type DocumentMetadataOnly,
+  type DocumentView,
+  type DocumentWithoutMetadata,
+  displayStatus,
+  type MetadataEntry,
+  type ProcessRule,
+  type UploadFile,
 } from "@service-api/domain";
+import type { z } from "zod";
+import type { documentListItem, documentView } from "./schemas.js";
 
 const presentFile = (file: UploadFile) => ({
   id: file.id,
@@ -17,8 +21,13 @@ const presentFile = (file: UploadFile) => ({
   created_at: file.createdAt,
 });
 
+/** `{}`, as the schema's empty object. */
+const EMPTY: Record<string, never> = {};
+
 const presentRule = (rule: ProcessRule | undefined) =>
-  rule ? { id: rule.id, mode: rule.mode, rules: rule.rules } : {};
+  rule ? { id: rule.id, mode: rule.mode, rules: rule.rules } : EMPTY;
+
+const presentSource = (file: UploadFile | undefined) => (file ? { upload_file: presentFile(file) } : EMPTY);
 
 const presentMetadata = (entries: MetadataEntry[]) =>
   entries.map(({ id, name, type, value }) => ({ id, name, type, value }));
@@ -29,7 +38,7 @@ function presentFields(document: DocumentWithoutMetadata, metadata?: MetadataEnt
     id: document.id,
     position: document.position,
     data_source_type: document.dataSourceType,
-    data_source_info: document.uploadFile ? { upload_file: presentFile(document.uploadFile) } : {},
+    data_source_info: presentSource(document.uploadFile),
     dataset_process_rule_id: document.processRuleId,
     dataset_process_rule: presentRule(document.datasetProcessRule),
     document_process_rule: presentRule(document.documentProcessRule),
@@ -67,7 +76,7 @@ const presentOnly = (document: DocumentMetadataOnly) => ({
 });
 
 /** The Get Document body for the requested view. */
-export function presentDocument(result: DocumentView) {
+export function presentDocument(result: DocumentView): z.output<typeof documentView> {
   switch (result.view) {
     case "only":
       return presentOnly(result.document);
@@ -76,4 +85,42 @@ export function presentDocument(result: DocumentView) {
     default:
       return presentFields(result.document, result.document.docMetadata);
   }
+}
+
+/** A document as the list shows it: the raw data source beside Get Document's, and its word count. */
+export function presentDocumentListItem({
+  document,
+  uploadFile,
+  hitCount,
+  metadata,
+}: DocumentListItem): z.output<typeof documentListItem> {
+  return {
+    id: document.id,
+    position: document.position,
+    data_source_type: document.dataSourceType,
+    data_source_info:
+      document.dataSourceType === "upload_file" && document.uploadFileId
+        ? { upload_file_id: document.uploadFileId }
+        : EMPTY,
+    data_source_detail_dict: presentSource(uploadFile),
+    dataset_process_rule_id: document.processRule.id,
+    name: document.name,
+    created_from: document.createdFrom,
+    created_by: document.createdBy,
+    created_at: document.createdAt,
+    tokens: document.tokens,
+    indexing_status: document.indexingStatus,
+    error: document.error,
+    enabled: document.enabled,
+    disabled_at: document.disabledAt,
+    disabled_by: document.disabledBy,
+    archived: document.archived,
+    display_status: displayStatus(document),
+    word_count: document.wordCount,
+    hit_count: hitCount,
+    doc_form: document.docForm,
+    doc_metadata: presentMetadata(metadata),
+    summary_index_status: document.summaryIndexStatus,
+    need_summary: document.needSummary,
+  };
 }

@@ -1,6 +1,8 @@
 import type { WebAppSettings } from "@service-api/application";
+import type { z } from "zod";
+import type { webAppSettings } from "./schemas.js";
 
-export function presentWebAppSettings(settings: WebAppSettings) {
+export function presentWebAppSettings(settings: WebAppSettings): z.output<typeof webAppSettings> {
   return {
     title: settings.title,
     chat_color_theme: settings.chatColorTheme,

@@ -1,0 +1,45 @@
+import { DEFAULT_LIMIT, MAX_LIMIT } from "@service-api/domain";
+import { z } from "zod";
+import { pathId } from "../http/params.js";
+
+/** An id: a UUID, in any case (canonical lowercase); anything else names nothing. */
+export const id = (description: string) =>
+  z
+    .string()
+    .transform((value) => pathId(value))
+    .meta({ description, format: "uuid" });
+
+/** The `{status, code, message}` body of every error. */
+export const errorBody = z
+  .object({
+    status: z.number().int().meta({ description: "The HTTP status." }),
+    code: z
+      .string()
+      .meta({ description: "What went wrong, as a stable word: `not_found`, `invalid_param`…" }),
+    message: z.string().meta({ description: "What went wrong, for people." }),
+  })
+  .meta({ description: "Every error's body." });
+
+/** `page` and `limit` as sent: decimal digits, checked by the domain's rules after the dataset. */
+export const pageQuery = {
+  page: z.string().optional().meta({ type: "integer", minimum: 1, default: 1, description: "Page, from 1." }),
+  limit: z.string().optional().meta({
+    type: "integer",
+    minimum: 1,
+    maximum: MAX_LIMIT,
+    default: DEFAULT_LIMIT,
+    description: "Items per page.",
+  }),
+};
+
+/** `{data, has_more, limit, total, page}` around items of `item`. */
+export const pagedList = (item: z.ZodType, description: string) =>
+  z.object({
+    data: z.array(item).meta({ description }),
+    has_more: z.boolean().meta({ description: "Whether a later page holds more." }),
+    limit: z.number().int(),
+    total: z.number().int().meta({ description: "Matches in all." }),
+    page: z.number().int(),
+  });
+
+export const success = z.object({ result: z.literal("success") });

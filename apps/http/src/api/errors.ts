@@ -1,0 +1,46 @@
+import type { ErrorCase } from "./operation.js";
+
+/** Errors every operation can answer: a key that is missing or wrong, a limit, the store away. */
+export const ALWAYS: ErrorCase[] = [
+  { status: 401, code: "unauthorized", message: "Access token is invalid" },
+  {
+    status: 429,
+    code: "too_many_requests",
+    message: "This API key has made too many requests. Try again later.",
+  },
+  {
+    status: 503,
+    code: "service_unavailable",
+    message:
+      "The server is temporarily unable to service your request due to maintenance downtime or capacity problems. Please try again later.",
+  },
+];
+
+/** Errors of an operation with a JSON body, before its fields are read. */
+export const BODY: ErrorCase[] = [
+  { status: 400, code: "bad_request", message: "Invalid JSON payload received or JSON payload is empty." },
+  {
+    status: 413,
+    code: "request_entity_too_large",
+    message: "The data value transmitted exceeds the capacity limit (1 MB).",
+  },
+  {
+    status: 415,
+    code: "unsupported_media_type",
+    message: "Did not attempt to load JSON data because the request Content-Type was not 'application/json'.",
+  },
+];
+
+/** Errors of an operation on the dataset in its path. */
+export const DATASET: ErrorCase[] = [
+  { status: 403, code: "forbidden", message: "Dataset api access is not enabled." },
+  { status: 404, code: "not_found", message: "Dataset not found." },
+];
+
+/** Errors of an app operation whose app or workspace is out of service. */
+export const APP: ErrorCase[] = [
+  { status: 403, code: "forbidden", message: "The app's API service has been disabled." },
+];
+
+export const invalid = (message: string): ErrorCase => ({ status: 400, code: "invalid_param", message });
+export const notFound = (message: string): ErrorCase => ({ status: 404, code: "not_found", message });

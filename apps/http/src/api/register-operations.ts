@@ -1,0 +1,118 @@
+import type { OpenDataset } from "@service-api/application";
+import type { Request, RequestHandler, Response, Router } from "express";
+import type { DependencyContainer } from "tsyringe";
+import { z } from "zod";
+import { appOf, requireAppKey, requireDatasetKey, workspaceOf } from "../http/authenticate.js";
+import { methodNotAllowed } from "../http/error-handler.js";
+import { jsonBody } from "../http/json-body.js";
+import { parseBody, pathId } from "../http/params.js";
+import { sendJson } from "../http/send-json.js";
+import type { Operation } from "./operation.js";
+
+/** `/datasets/{dataset_id}` → `/datasets/:dataset_id`. */
+export const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
+
+/**
+ * A path's place among routes: literal segments come before parameters where paths overlap
+ * (`/datasets/tags` before `/datasets/{dataset_id}`), since Express takes the first route that
+ * matches and a literal is never an id. Paths of different lengths never overlap.
+ */
+const routeOrder = (path: string) => {
+  const segments = path.split("/");
+  return `${String(segments.length).padStart(3, "0")}:${segments.map((segment) => (segment.startsWith("{") ? 1 : 0)).join("")}`;
+};
+
+const unwrap = (schema: z.ZodType): z.ZodType =>
+  schema instanceof z.ZodOptional || schema instanceof z.ZodDefault
+    ? unwrap(schema.unwrap() as z.ZodType)
+    : schema;
+
+/**
+ * The query as Flask reads it: a repeated parameter counts by its first value (all of them for an
+ * array parameter), and an empty one is absent.
+ */
+function queryOf(req: Request, operation: Operation): Record<string, unknown> {
+  const { query: schema, emptyQueryCounts = [] } = operation;
+  const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
+  const query: Record<string, unknown> = {};
+  for (const [name, raw] of Object.entries(req.query)) {
+    const values = (Array.isArray(raw) ? raw : [raw]).filter(
+      (value) => typeof value === "string" && (value !== "" || emptyQueryCounts.includes(name)),
+    );
+    if (values.length === 0) continue;
+    query[name] = shape[name] && unwrap(shape[name]) instanceof z.ZodArray ? values : values[0];
+  }
+  return query;
+}
+
+const readsBody = (operation: Operation, req: Request) => operation.readsBody?.(req) ?? true;
+
+function handlerOf(operation: Operation): RequestHandler {
+  return async (req: Request, res: Response) => {
+    const result = await operation.handle({
+      params: res.locals.params,
+      query: operation.query ? parseBody(operation.query, queryOf(req, operation)) : undefined,
+      body: operation.body && readsBody(operation, req) ? parseBody(operation.body, req.body) : undefined,
+      workspaceId: operation.key === "knowledge" ? workspaceOf(res) : (undefined as never),
+      app: operation.key === "app" ? appOf(res) : (undefined as never),
+      dataset: res.locals.dataset,
+    });
+    if (operation.success.status === 204) res.status(204).end();
+    else sendJson(res, result, operation.success.status);
+  };
+}
+
+/** What runs before the handler, in the reference's order: key, the path's dataset, path parameters, body. */
+function pipelineOf(
+  operation: Operation,
+  container: DependencyContainer,
+  openDataset: OpenDataset,
+): RequestHandler[] {
+  const steps: RequestHandler[] = [
+    operation.key === "app" ? requireAppKey(container) : requireDatasetKey(container),
+  ];
+  if (operation.dataset) {
+    steps.push(async (req, res, next) => {
+      res.locals.dataset = await openDataset.execute({
+        workspaceId: workspaceOf(res),
+        datasetId: pathId(req.params.dataset_id),
+      });
+      next();
+    });
+  }
+  steps.push((req, res, next) => {
+    res.locals.params = operation.params ? parseBody(operation.params, req.params) : undefined;
+    next();
+  });
+  if (operation.body) {
+    const ifRead =
+      (step: RequestHandler): RequestHandler =>
+      (req, res, next) =>
+        readsBody(operation, req) ? step(req, res, next) : next();
+    steps.push(...jsonBody.map(ifRead));
+  }
+  return steps;
+}
+
+/** Serves every operation; a path's other methods answer 405 with `Allow`. */
+export function registerOperations(
+  router: Router,
+  container: DependencyContainer,
+  operations: Operation[],
+  openDataset: OpenDataset,
+): void {
+  const byPath = new Map<string, Operation[]>();
+  for (const operation of operations)
+    byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
+  const paths = [...byPath.keys()].sort((a, b) =>
+    routeOrder(a) < routeOrder(b) ? -1 : routeOrder(a) > routeOrder(b) ? 1 : 0,
+  );
+  for (const path of paths) {
+    const route = router.route(expressPath(path));
+    const served = byPath.get(path)!;
+    for (const operation of served)
+      route[operation.method](...pipelineOf(operation, container, openDataset), handlerOf(operation));
+    const methods = served.map((operation) => operation.method.toUpperCase());
+    route.all(methodNotAllowed(methods.includes("GET") ? [...methods, "HEAD"] : methods));
+  }
+}

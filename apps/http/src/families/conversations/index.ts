@@ -1,0 +1,20 @@
+import { ListConversationVariables, UpdateConversationVariable } from "@service-api/application";
+import type { InjectionToken } from "tsyringe";
+import { defineFamily } from "../family.js";
+import { conversationOperations } from "./operations.js";
+
+export interface ConversationUseCases {
+  listConversationVariables: ListConversationVariables;
+  updateConversationVariable: UpdateConversationVariable;
+}
+
+/** Conversations of chat apps: their variables. */
+export const conversationsFamily = defineFamily({
+  name: "conversations",
+  token: Symbol("ConversationUseCases") as InjectionToken<ConversationUseCases>,
+  useCases: ({ repositories: { endUsers, conversations }, clock }) => ({
+    listConversationVariables: new ListConversationVariables(endUsers, conversations),
+    updateConversationVariable: new UpdateConversationVariable(endUsers, conversations, clock),
+  }),
+  operations: conversationOperations,
+});

@@ -1,0 +1,24 @@
+import { DeleteDocument, GetDocument, ListDocuments, UpdateDocumentStatus } from "@service-api/application";
+import type { InjectionToken } from "tsyringe";
+import { defineFamily } from "../family.js";
+import { documentOperations } from "./operations.js";
+
+export interface DocumentUseCases {
+  getDocument: GetDocument;
+  listDocuments: ListDocuments;
+  deleteDocument: DeleteDocument;
+  updateDocumentStatus: UpdateDocumentStatus;
+}
+
+/** Documents of a knowledge base: read one, list them, delete one, change their status. */
+export const documentsFamily = defineFamily({
+  name: "documents",
+  token: Symbol("DocumentUseCases") as InjectionToken<DocumentUseCases>,
+  useCases: ({ store, repositories: { datasets, documents, metadata, workspaces }, clock }) => ({
+    getDocument: new GetDocument(datasets, documents, metadata, workspaces),
+    listDocuments: new ListDocuments(documents, metadata),
+    deleteDocument: new DeleteDocument(store),
+    updateDocumentStatus: new UpdateDocumentStatus(store, clock),
+  }),
+  operations: documentOperations,
+});

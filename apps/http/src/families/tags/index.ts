@@ -1,0 +1,38 @@
+import {
+  BindTagsToDataset,
+  CreateKnowledgeTag,
+  DeleteKnowledgeTag,
+  ListDatasetTags,
+  ListKnowledgeTags,
+  RenameKnowledgeTag,
+  UnbindTagsFromDataset,
+} from "@service-api/application";
+import type { InjectionToken } from "tsyringe";
+import { defineFamily } from "../family.js";
+import { tagOperations } from "./operations.js";
+
+export interface TagUseCases {
+  listKnowledgeTags: ListKnowledgeTags;
+  createKnowledgeTag: CreateKnowledgeTag;
+  renameKnowledgeTag: RenameKnowledgeTag;
+  deleteKnowledgeTag: DeleteKnowledgeTag;
+  bindTagsToDataset: BindTagsToDataset;
+  unbindTagsFromDataset: UnbindTagsFromDataset;
+  listDatasetTags: ListDatasetTags;
+}
+
+/** Knowledge tags of a workspace and their bindings to datasets. */
+export const tagsFamily = defineFamily({
+  name: "tags",
+  token: Symbol("TagUseCases") as InjectionToken<TagUseCases>,
+  useCases: ({ store, repositories: { datasets, tags }, clock, ids }) => ({
+    listKnowledgeTags: new ListKnowledgeTags(tags),
+    createKnowledgeTag: new CreateKnowledgeTag(store, ids, clock),
+    renameKnowledgeTag: new RenameKnowledgeTag(store),
+    deleteKnowledgeTag: new DeleteKnowledgeTag(store),
+    bindTagsToDataset: new BindTagsToDataset(datasets, tags, ids, clock),
+    unbindTagsFromDataset: new UnbindTagsFromDataset(datasets, tags),
+    listDatasetTags: new ListDatasetTags(tags),
+  }),
+  operations: tagOperations,
+});
