@@ -1,7 +1,7 @@
 import { aDataset, aTag } from "@service-api/ports/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "./support/http.js";
-import { responseSchemaErrors, successStatusOf } from "./support/response-schemas.js";
+import { successStatusOf } from "./support/response-schemas.js";
 import { type SeededWorkspace, seedWorkspace } from "./support/seed.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
@@ -34,7 +34,6 @@ describe("POST /v1/datasets/tags/binding", () => {
     expect(response.status).toBe(successStatusOf("bindTagsToDataset"));
     expect(response.status).toBe(204);
     expect(response.text).toBe("");
-    expect(responseSchemaErrors("bindTagsToDataset", response.text)).toEqual([]);
     expect(await boundTo(dataset.id)).toEqual([finance, legal]);
   });
 

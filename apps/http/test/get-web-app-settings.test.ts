@@ -3,7 +3,7 @@ import { APP_MODES } from "@service-api/domain";
 import { anApp, aSite } from "@service-api/ports/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "./support/http.js";
-import { responseSchemaErrors, schemaProperties } from "./support/response-schemas.js";
+import { schemaProperties } from "./support/response-schemas.js";
 import { issueKey, type SeededWorkspace, seedWorkspace } from "./support/seed.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
@@ -23,7 +23,6 @@ describe("GET /v1/site", () => {
     const response = await getSite(world.apps[mode].key);
     expect(response.status).toBe(200);
     expect(response.body.title).toBe(`${mode} site`);
-    expect(responseSchemaErrors("getChatWebAppSettings", response.body)).toEqual([]);
   });
 
   it("answers every field of the settings", async () => {
@@ -66,7 +65,6 @@ describe("GET /v1/site", () => {
       use_icon_as_answer_icon: false,
     });
     expect(Object.keys(response.body).sort()).toEqual(schemaProperties("getChatWebAppSettings").sort());
-    expect(responseSchemaErrors("getChatWebAppSettings", response.body)).toEqual([]);
   });
 
   it("answers a null icon_url and input_placeholder for an emoji icon without placeholder", async () => {

@@ -1,13 +1,18 @@
 import type { ErrorCase } from "./operation.js";
 
-/** Errors every operation can answer: a key that is missing or wrong, a limit, the store away. */
+/**
+ * Errors every operation can answer: a URL that does not decode, a key that is missing or wrong, a
+ * limit, a failure of ours, the store away.
+ */
 export const ALWAYS: ErrorCase[] = [
+  { status: 400, code: "bad_request", message: "The URL is not valid." },
   { status: 401, code: "unauthorized", message: "Access token is invalid" },
   {
     status: 429,
     code: "too_many_requests",
     message: "This API key has made too many requests. Try again later.",
   },
+  { status: 500, code: "unknown", message: "Internal Server Error" },
   {
     status: 503,
     code: "service_unavailable",

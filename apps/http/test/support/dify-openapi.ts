@@ -1,10 +1,30 @@
-/** The operations whose 200 (or 204) responses we check against Dify's published OpenAPI document. */
+/** The operations we serve that Dify's published document has, by Dify's operationId. */
 export const OPERATIONS = {
   getDocumentDetail: ["get", "/datasets/{dataset_id}/documents/{document_id}"],
   updateChatConversationVariable: ["put", "/conversations/{conversation_id}/variables/{variable_id}"],
   bindTagsToDataset: ["post", "/datasets/tags/binding"],
   listMetadataFields: ["get", "/datasets/{dataset_id}/metadata"],
   getChatWebAppSettings: ["get", "/site"],
+  getKnowledgeTags: ["get", "/datasets/tags"],
+  createKnowledgeTag: ["post", "/datasets/tags"],
+  updateKnowledgeTag: ["patch", "/datasets/tags"],
+  deleteKnowledgeTag: ["delete", "/datasets/tags"],
+  unbindTagFromDataset: ["post", "/datasets/tags/unbinding"],
+  queryDatasetTags: ["get", "/datasets/{dataset_id}/tags"],
+  createMetadataField: ["post", "/datasets/{dataset_id}/metadata"],
+  updateMetadataField: ["patch", "/datasets/{dataset_id}/metadata/{metadata_id}"],
+  deleteMetadataField: ["delete", "/datasets/{dataset_id}/metadata/{metadata_id}"],
+  getBuiltInMetadataFields: ["get", "/datasets/{dataset_id}/metadata/built-in"],
+  toggleBuiltInMetadataField: ["post", "/datasets/{dataset_id}/metadata/built-in/{action}"],
+  batchUpdateDocumentMetadata: ["post", "/datasets/{dataset_id}/documents/metadata"],
+  getConversationVariables: ["get", "/conversations/{conversation_id}/variables"],
+  listDocuments: ["get", "/datasets/{dataset_id}/documents"],
+  deleteDocument: ["delete", "/datasets/{dataset_id}/documents/{document_id}"],
+  batchUpdateDocumentStatus: ["patch", "/datasets/{dataset_id}/documents/status/{action}"],
+  listDatasets: ["get", "/datasets"],
+  getDatasetDetail: ["get", "/datasets/{dataset_id}"],
+  getChatAppInfo: ["get", "/info"],
+  getChatAppMeta: ["get", "/meta"],
 } as const;
 export type OperationId = keyof typeof OPERATIONS;
 
