@@ -40,7 +40,7 @@ export async function seedWorkspace(repositories: Repositories) {
   const { workspaces, datasets, documents, metadata, tags, apps, endUsers, conversations } = repositories;
   const workspace = aWorkspace();
   await workspaces.save(workspace);
-  const member = aMember(workspace.id, { name: "Ada Lovelace" });
+  const member = aMember(workspace.id, { name: "Ada Lovelace", role: "owner" });
   await workspaces.saveMember(member);
 
   const dataset: Dataset = aDataset(workspace.id, {
