@@ -2,7 +2,10 @@
 # Runs a command with the project's toolchain: Node 24 (.nvmrc) and pnpm (devEngines.packageManager).
 # When the machine's Node is older than 22, or pnpm is missing, both come from the npm registry
 # into .toolchain/ (the system's Node is left alone). Then dependencies are installed.
+# With --browser first, it also installs Debian's chromium for the browser tests when it is missing.
 set -euo pipefail
+browser=false
+if [ "${1:-}" = "--browser" ]; then browser=true; shift; fi
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 node_version=$(tr -d '[:space:]' < .nvmrc)
@@ -28,6 +31,19 @@ if ! system_is_enough; then
       "node@$node_version" "pnpm@$pnpm_version" >&2
   fi
   export PATH="$tools/node_modules/.bin:$PATH"
+fi
+
+# The browser tests drive Debian's chromium (playwright-core downloads no browser here).
+if $browser && [ ! -x "${CHROMIUM_PATH:-/usr/bin/chromium}" ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    echo "toolchain: installing Debian's chromium for the browser tests" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get install -y -q chromium >/dev/null 2>&1 ||
+      { apt-get update -q >/dev/null 2>&1 && apt-get install -y -q chromium >/dev/null 2>&1; } ||
+      echo "toolchain: chromium could not be installed; the browser tests will say so" >&2
+  else
+    echo "toolchain: no chromium, and no root to install it: the browser tests will say so" >&2
+  fi
 fi
 
 # Install (or verify) the workspace's dependencies; quick when nothing changed.

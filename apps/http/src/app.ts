@@ -9,6 +9,7 @@ import { closeWhileDraining, requireHost } from "./http/connection-rules.js";
 import { errorHandler, methodNotAllowed, unknownRoute } from "./http/error-handler.js";
 import { requestContext } from "./http/request-context.js";
 import { ServerMetrics } from "./observability/metrics.js";
+import { registerDocsRoutes } from "./routes/docs.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { CONFIG, LIFECYCLE, LOGGER, METRICS } from "./tokens.js";
 
@@ -35,7 +36,7 @@ export function serviceApiRoutes(container: DependencyContainer): Router {
   return router;
 }
 
-/** The standalone app: `/v1` routes, the probes, and the API's error shape for everything else. */
+/** The standalone app: `/v1` routes, the probes, `/docs`, and the API's error shape for everything else. */
 export function createApp(container: DependencyContainer): Express {
   const logger = container.resolve(LOGGER);
   const app = express();
@@ -48,6 +49,7 @@ export function createApp(container: DependencyContainer): Express {
   app.use(closeWhileDraining(container.resolve(LIFECYCLE)), requireHost);
   const root = Router();
   registerHealthRoutes(root, container);
+  registerDocsRoutes(root);
   app.use(root);
   app.use("/v1", serviceApiRoutes(container));
   app.use(unknownRoute);
