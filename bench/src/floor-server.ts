@@ -26,11 +26,11 @@ const q = {
   ),
   values: db.prepare(
     `select f.id, f.name, f.type, v.value from document_metadata_values v join metadata_fields f on f.id = v.field_id
-     where v.document_id = ? order by f.created_at, f.id`,
+     where v.document_id = ? order by f.created_at, f.position, f.id`,
   ),
   member: db.prepare("select name from members where id = ? and workspace_id = ?"),
   fields: db.prepare(
-    "select id, name, type, document_count from metadata_fields where dataset_id = ? order by created_at, id",
+    "select id, name, type, document_count from metadata_fields where dataset_id = ? order by created_at, position, id",
   ),
   tags: db.prepare("select id, workspace_id, type from tags where id in (?, ?)"),
   bind: db.prepare(

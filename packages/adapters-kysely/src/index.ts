@@ -6,6 +6,7 @@ export * from "./migrations/document-counters.js";
 export * from "./migrations/initial-schema.js";
 export * as listingIndexesMigration from "./migrations/listing-indexes.js";
 export * from "./migrations/management.js";
+export * as metadataFieldOrderMigration from "./migrations/metadata-field-order.js";
 export * as rateLimitCountersMigration from "./migrations/rate-limit-counters.js";
 export type * from "./schema.js";
 export type * from "./sql-features.js";

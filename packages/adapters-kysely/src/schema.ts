@@ -124,6 +124,8 @@ export interface MetadataFieldTable {
   name: string;
   type: string;
   created_at: number;
+  /** The field's place among its dataset's, in creation order: ties within a second keep it. */
+  position: Generated<number>;
   /** Kept by triggers: documents holding a value for the field. */
   document_count: Generated<number>;
 }

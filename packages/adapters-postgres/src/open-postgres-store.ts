@@ -6,7 +6,7 @@ import pg from "pg";
 import { postgresMigrations } from "./migrations/index.js";
 import { postgresFeatures } from "./postgres-features.js";
 import { postgresTypes } from "./postgres-types.js";
-import { isPostgresUnavailable } from "./postgres-unavailability.js";
+import { isPostgresConflict, isPostgresUnavailable } from "./postgres-unavailability.js";
 
 /** The pool's bounds. Every instance holds at most `max` connections. */
 export interface PostgresPoolOptions {
@@ -83,6 +83,7 @@ export async function openPostgresStore({
   }
   return kyselyStore(db, {
     isUnavailable: isPostgresUnavailable,
+    isConflict: isPostgresConflict,
     monitor,
     features: postgresFeatures,
     connections: () => ({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPostgresUnavailable } from "./postgres-unavailability.js";
+import { isPostgresConflict, isPostgresUnavailable } from "./postgres-unavailability.js";
 
 const withCode = (code: string, message = "failed") => Object.assign(new Error(message), { code });
 
@@ -16,7 +16,6 @@ describe("isPostgresUnavailable", () => {
     ["too many connections (53300)", withCode("53300")],
     ["a connection failure (08006)", withCode("08006")],
     ["a statement time-out (57014)", withCode("57014")],
-    ["a deadlock (40P01)", withCode("40P01")],
     ["a dropped connection", new Error("Connection terminated unexpectedly")],
     ["a pool out of connections", new Error("timeout exceeded when trying to connect")],
     ["a broken client", new Error("Client has encountered a connection error and is not queryable")],
@@ -25,6 +24,8 @@ describe("isPostgresUnavailable", () => {
   });
 
   it.each([
+    ["a deadlock (40P01), which is a conflict", withCode("40P01")],
+    ["a serialization failure (40001), which is a conflict", withCode("40001")],
     ["a unique violation (23505)", withCode("23505")],
     ["a syntax error (42601)", withCode("42601")],
     ["a bad byte in text (22021)", withCode("22021")],
@@ -32,5 +33,15 @@ describe("isPostgresUnavailable", () => {
     ["something not an error", "ECONNREFUSED"],
   ])("does not count %s", (_name, error) => {
     expect(isPostgresUnavailable(error)).toBe(false);
+  });
+});
+
+describe("isPostgresConflict", () => {
+  it("counts deadlocks and serialization failures, and nothing else", () => {
+    expect(isPostgresConflict(withCode("40P01"))).toBe(true);
+    expect(isPostgresConflict(withCode("40001"))).toBe(true);
+    expect(isPostgresConflict(withCode("23505"))).toBe(false);
+    expect(isPostgresConflict(withCode("ECONNREFUSED"))).toBe(false);
+    expect(isPostgresConflict("40P01")).toBe(false);
   });
 });

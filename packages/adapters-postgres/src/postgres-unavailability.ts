@@ -2,10 +2,12 @@
  * SQLSTATE classes and codes that mean the server cannot serve now, not that the statement is
  * wrong: connection exceptions (08), insufficient resources (53: too many connections, disk full,
  * out of memory), a shutdown or restart (57P01–57P03), a statement cancelled by its time-out
- * (57014), lock and serialization conflicts a retry resolves (40001, 40P01, 55P03), system I/O (58).
+ * (57014), a lock not had in time (55P03), system I/O (58).
  */
 const UNAVAILABLE_CLASSES = ["08", "53", "58"];
-const UNAVAILABLE_CODES = new Set(["57P01", "57P02", "57P03", "57014", "40001", "40P01", "55P03"]);
+const UNAVAILABLE_CODES = new Set(["57P01", "57P02", "57P03", "57014", "55P03"]);
+/** A serialization failure or a deadlock: PostgreSQL rolled the transaction back; running it again resolves it. */
+const CONFLICT_CODES = new Set(["40001", "40P01"]);
 
 /** Socket errors of a connection that could not be made or was dropped. */
 const SOCKET_CODES = new Set([
@@ -39,4 +41,9 @@ export function isPostgresUnavailable(error: unknown): boolean {
     if (code.length === 5 && UNAVAILABLE_CLASSES.includes(code.slice(0, 2))) return true;
   }
   return CONNECTION_MESSAGES.some((message) => error.message.includes(message));
+}
+
+/** Whether a pg error is a conflict with a concurrent transaction, which running it again resolves. */
+export function isPostgresConflict(error: unknown): boolean {
+  return error instanceof Error && CONFLICT_CODES.has((error as { code?: unknown }).code as string);
 }

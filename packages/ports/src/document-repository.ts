@@ -58,7 +58,7 @@ export interface DocumentRepository {
   countInDataset(datasetId: string): Promise<number>;
   /**
    * Deletes the document with its chunks and metadata values, and its uploaded file unless another
-   * document uses it. Other documents keep their positions.
+   * document uses it. Other documents keep their positions. False when it was not there.
    */
-  delete(documentId: string): Promise<void>;
+  delete(documentId: string): Promise<boolean>;
 }

@@ -17,9 +17,12 @@ export interface MetadataRepository {
   findField(datasetId: string, fieldId: string): Promise<MetadataField | undefined>;
   /** Renames the field in one write; false when another field of its dataset has the name. */
   renameField(fieldId: string, name: string): Promise<boolean>;
-  /** Deletes the field and its value on every document, in one statement. */
-  deleteField(fieldId: string): Promise<void>;
-  /** The dataset's fields in creation order (then by id). */
+  /**
+   * Deletes the field and its value on every document, in one statement; false when it was not
+   * there (already deleted by a concurrent request).
+   */
+  deleteField(fieldId: string): Promise<boolean>;
+  /** The dataset's fields in creation order: by creation time, ties in the order created, then by id. */
   listFields(datasetId: string): Promise<MetadataField[]>;
   /** The fields of each dataset, in creation order; a dataset without any maps to []. */
   listFieldsOf(datasetIds: readonly string[]): Promise<Map<string, MetadataField[]>>;

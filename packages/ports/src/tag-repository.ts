@@ -26,16 +26,17 @@ export interface TagRepository {
    * name. Renaming a tag to its own name succeeds.
    */
   rename(tagId: string, name: string): Promise<boolean>;
-  /** Deletes the tag and every binding of it; the targets stay. */
-  delete(tagId: string): Promise<void>;
+  /** Deletes the tag and every binding of it; the targets stay. False when it was not there. */
+  delete(tagId: string): Promise<boolean>;
   /**
    * Adds the bindings whose (tag, target) pair is not bound yet, atomically; pairs already bound
-   * keep their first binding. Safe under concurrent calls: a pair is never bound twice.
+   * keep their first binding. Safe under concurrent calls: a pair is never bound twice, and
+   * concurrent binds of the same tags never deadlock (they take them in one order).
    */
   bind(bindings: readonly TagBinding[]): Promise<void>;
   /** Deletes the target's bindings to these tags; other ids and pairs not bound are ignored. */
   unbind(targetId: string, tagIds: readonly string[]): Promise<void>;
-  /** Ids of the tags bound to the target, in binding order. */
+  /** Ids of the tags bound to the target, in id order. */
   boundTagIds(targetId: string): Promise<string[]>;
   /** The tags bound to each target, by name (in code point order) then id; a target without any maps to []. */
   boundTags(targetIds: readonly string[]): Promise<Map<string, Tag[]>>;

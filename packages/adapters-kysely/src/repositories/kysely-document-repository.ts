@@ -235,11 +235,12 @@ export class KyselyDocumentRepository implements DocumentRepository {
     return { items: (rows as Record<string, unknown>[]).map(listingFromRow), total: Number(total) };
   }
 
-  async delete(documentId: string): Promise<void> {
+  async delete(documentId: string): Promise<boolean> {
     // The chunks and values go with the document (foreign keys, on delete cascade); the counters
     // follow by trigger. The file goes too, unless another document uses it.
     const [deleted] = await deleteDocument(this.db, documentId);
     if (deleted?.upload_file_id) await deleteUnusedFile(this.db, deleted.upload_file_id);
+    return deleted !== undefined;
   }
 
   async chunkStats(documentId: string): Promise<ChunkStats> {

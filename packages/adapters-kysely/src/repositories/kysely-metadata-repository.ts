@@ -11,7 +11,9 @@ import type { DatabaseSchema, MetadataFieldTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { updateAllBut } from "./rows.js";
 
-const fieldFromRow = (row: Omit<Selectable<MetadataFieldTable>, "document_count">): MetadataField => ({
+const fieldFromRow = (
+  row: Omit<Selectable<MetadataFieldTable>, "document_count" | "position">,
+): MetadataField => ({
   id: row.id,
   datasetId: row.dataset_id,
   name: row.name,
@@ -27,6 +29,13 @@ const fieldRow = (field: MetadataField) => ({
   created_at: field.createdAt,
 });
 
+/** The place after the dataset's last field: the order fields are created in. */
+const nextPosition = (db: Kysely<DatabaseSchema>, datasetId: string) =>
+  db
+    .selectFrom("metadata_fields")
+    .select((eb) => eb(eb.fn.coalesce(eb.fn.max("position"), eb.lit(0)), "+", 1).as("next"))
+    .where("dataset_id", "=", datasetId);
+
 const FIELD_COLUMNS = ["id", "dataset_id", "name", "type", "created_at"] as const;
 const fieldsOfDataset = compiledRead((db, datasetId: string) =>
   db
@@ -34,6 +43,7 @@ const fieldsOfDataset = compiledRead((db, datasetId: string) =>
     .select(FIELD_COLUMNS)
     .where("dataset_id", "=", datasetId)
     .orderBy("created_at")
+    .orderBy("position")
     .orderBy("id"),
 );
 const fieldsOfDatasets = compiledByCount((db, count, ...datasetIds) =>
@@ -42,6 +52,7 @@ const fieldsOfDatasets = compiledByCount((db, count, ...datasetIds) =>
     .select(FIELD_COLUMNS)
     .where("dataset_id", "in", datasetIds.slice(0, count) as string[])
     .orderBy("created_at")
+    .orderBy("position")
     .orderBy("id"),
 );
 const fieldOfDataset = compiledRead((db, datasetId: string, fieldId: string) =>
@@ -58,6 +69,7 @@ const valuesOfDocument = compiledRead((db, documentId: string) =>
     .select(["field.id", "field.name", "field.type", "value.value"])
     .where("value.document_id", "=", documentId)
     .orderBy("field.created_at")
+    .orderBy("field.position")
     .orderBy("field.id"),
 );
 const valuesOfDocuments = compiledByCount((db, count, ...documentIds) =>
@@ -67,6 +79,7 @@ const valuesOfDocuments = compiledByCount((db, count, ...documentIds) =>
     .select(["value.document_id", "field.id", "field.name", "field.type", "value.value"])
     .where("value.document_id", "in", documentIds.slice(0, count) as string[])
     .orderBy("field.created_at")
+    .orderBy("field.position")
     .orderBy("field.id"),
 );
 const fieldUsage = compiledRead((db, datasetId: string) =>
@@ -75,6 +88,7 @@ const fieldUsage = compiledRead((db, datasetId: string) =>
     .select(["id", "name", "type", "document_count"])
     .where("dataset_id", "=", datasetId)
     .orderBy("created_at")
+    .orderBy("position")
     .orderBy("id"),
 );
 
@@ -95,7 +109,7 @@ export class KyselyMetadataRepository implements MetadataRepository {
     const row = fieldRow(field);
     await this.db
       .insertInto("metadata_fields")
-      .values(row)
+      .values({ ...row, position: nextPosition(this.db, field.datasetId) })
       .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
       .execute();
   }
@@ -104,7 +118,7 @@ export class KyselyMetadataRepository implements MetadataRepository {
     // The unique (dataset, name) constraint settles races: a taken name inserts nothing.
     const inserted = await this.db
       .insertInto("metadata_fields")
-      .values(fieldRow(field))
+      .values({ ...fieldRow(field), position: nextPosition(this.db, field.datasetId) })
       .onConflict((conflict) => conflict.doNothing())
       .returning("id")
       .execute();
@@ -127,9 +141,10 @@ export class KyselyMetadataRepository implements MetadataRepository {
     }
   }
 
-  async deleteField(fieldId: string): Promise<void> {
+  async deleteField(fieldId: string): Promise<boolean> {
     // One statement: the values go with the field (foreign key, on delete cascade).
-    await this.db.deleteFrom("metadata_fields").where("id", "=", fieldId).execute();
+    const [result] = await this.db.deleteFrom("metadata_fields").where("id", "=", fieldId).execute();
+    return Number(result?.numDeletedRows ?? 0) > 0;
   }
 
   async listFields(datasetId: string): Promise<MetadataField[]> {

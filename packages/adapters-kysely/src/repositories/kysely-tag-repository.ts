@@ -141,15 +141,19 @@ export class KyselyTagRepository implements TagRepository {
     }
   }
 
-  async delete(tagId: string): Promise<void> {
+  async delete(tagId: string): Promise<boolean> {
     // One statement: the bindings go with the tag (foreign key, on delete cascade).
-    await this.db.deleteFrom("tags").where("id", "=", tagId).execute();
+    const [result] = await this.db.deleteFrom("tags").where("id", "=", tagId).execute();
+    return Number(result?.numDeletedRows ?? 0) > 0;
   }
 
   async bind(bindings: readonly TagBinding[]): Promise<void> {
     if (bindings.length === 0) return;
     // One statement: the unique (tag_id, target_id) constraint settles races, no check-then-insert.
-    const values = bindings.flatMap((binding) => [
+    // In tag order: concurrent binds then take the pairs' index entries and the tags' counters
+    // (kept by trigger) in one order, and never wait on each other in a circle.
+    const inOrder = [...bindings].sort((a, b) => (a.tagId < b.tagId ? -1 : a.tagId > b.tagId ? 1 : 0));
+    const values = inOrder.flatMap((binding) => [
       binding.id,
       binding.workspaceId,
       binding.tagId,
@@ -173,7 +177,7 @@ export class KyselyTagRepository implements TagRepository {
       .selectFrom("tag_bindings")
       .select("tag_id")
       .where("target_id", "=", targetId)
-      .orderBy("seq")
+      .orderBy("tag_id")
       .execute();
     return rows.map((row) => row.tag_id);
   }

@@ -1,4 +1,8 @@
-import { listingIndexesMigration, rateLimitCountersMigration } from "@service-api/adapters-kysely";
+import {
+  listingIndexesMigration,
+  metadataFieldOrderMigration,
+  rateLimitCountersMigration,
+} from "@service-api/adapters-kysely";
 import type { Migration, MigrationProvider } from "kysely/migration";
 import * as initialSchema from "./0001-initial-schema.js";
 import * as documentCounters from "./0003-document-counters.js";
@@ -13,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0004-access-revision": accessRevision,
   "0005-rate-limit-counters": rateLimitCountersMigration,
   "0006-management": management,
+  "0007-metadata-field-order": metadataFieldOrderMigration,
 };
 
 export const postgresMigrations: MigrationProvider = {

@@ -10,11 +10,13 @@ export class DeleteDocument {
   constructor(private readonly store: Pick<Store, "transaction">) {}
 
   async execute({ dataset, documentId }: { dataset: Dataset; documentId: string }): Promise<void> {
-    await this.store.transaction(async ({ documents }) => {
+    await this.store.transaction(async ({ datasets, documents }) => {
+      // The dataset first, as every write to its documents: one lock order, no deadlock.
+      await datasets.lockForUpdate(dataset.id);
       const document = await documents.findInDataset(dataset.id, documentId);
       if (!document) throw new NotFoundError("Document Not Exists.");
       if (document.archived) throw new ArchivedDocumentImmutableError();
-      await documents.delete(document.id);
+      if (!(await documents.delete(document.id))) throw new NotFoundError("Document Not Exists.");
     });
   }
 }

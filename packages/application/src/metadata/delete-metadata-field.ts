@@ -7,10 +7,12 @@ export class DeleteMetadataField {
   constructor(private readonly store: Pick<Store, "transaction">) {}
 
   async execute({ dataset, fieldId }: { dataset: Dataset; fieldId: string }): Promise<void> {
-    await this.store.transaction(async ({ metadata }) => {
+    await this.store.transaction(async ({ datasets, metadata }) => {
+      // The dataset first, as every write to its fields and values: one lock order, no deadlock.
+      await datasets.lockForUpdate(dataset.id);
       const field = await metadata.findField(dataset.id, fieldId);
       if (!field) throw metadataNotFound();
-      await metadata.deleteField(field.id);
+      if (!(await metadata.deleteField(field.id))) throw metadataNotFound();
     });
   }
 }

@@ -13,8 +13,8 @@ export class DeleteKnowledgeTag {
   async execute(input: DeleteKnowledgeTagInput): Promise<void> {
     await this.store.transaction(async ({ tags }) => {
       const tag = await tags.findInWorkspace(input.workspaceId, "knowledge", input.tagId);
-      if (!tag) throw tagNotFound();
-      await tags.delete(tag.id);
+      // A concurrent delete may have taken it since: then it is not found either.
+      if (!tag || !(await tags.delete(tag.id))) throw tagNotFound();
     });
   }
 }

@@ -198,8 +198,9 @@ export function describeListingContract(openStore: OpenStore): void {
       await metadata.createField(field);
       await metadata.setValue(first.id, field.id, "x");
       await metadata.setValue(third.id, field.id, "y");
-      await documents.delete(first.id);
-      await documents.delete(third.id);
+      expect(await documents.delete(first.id)).toBe(true);
+      expect(await documents.delete(third.id)).toBe(true);
+      expect(await documents.delete(third.id)).toBe(false);
       expect(await documents.findInDataset(dataset.id, first.id)).toBeUndefined();
       expect(await documents.listChunks(first.id)).toEqual([]);
       expect(await metadata.valuesOf(third.id)).toEqual([]);

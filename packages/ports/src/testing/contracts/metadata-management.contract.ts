@@ -37,6 +37,25 @@ export function describeMetadataManagementContract(openStore: OpenStore): void {
       expect((await metadata.listFields(dataset.id)).map((field) => field.name)).toEqual(["author", "race"]);
     });
 
+    it("lists fields created in the same second in the order they were created, whatever their ids", async () => {
+      const { metadata } = repositories();
+      const { dataset, docs } = await seed();
+      const ids = ["f", "e", "d", "c", "b", "a"].map(
+        (digit) => `${digit.repeat(8)}-0000-4000-8000-000000000000`,
+      );
+      const fields = ids.map((id, index) =>
+        aMetadataField(dataset.id, { id, name: `field ${index}`, createdAt: 5 }),
+      );
+      for (const field of fields) {
+        await metadata.createField(field);
+        await metadata.setValue(docs[0].id, field.id, "x");
+      }
+      const names = fields.map((field) => field.name);
+      expect((await metadata.listFields(dataset.id)).map((field) => field.name)).toEqual(names);
+      expect((await metadata.valuesOf(docs[0].id)).map((entry) => entry.name)).toEqual(names);
+      expect((await metadata.listFieldUsage(dataset.id)).map((usage) => usage.name)).toEqual(names);
+    });
+
     it("finds a field only in its dataset", async () => {
       const { metadata } = repositories();
       const { dataset, other } = await seed();
@@ -80,7 +99,8 @@ export function describeMetadataManagementContract(openStore: OpenStore): void {
       await metadata.createField(kept);
       await metadata.setValue(docs[0].id, gone.id, "x");
       await metadata.setValue(docs[0].id, kept.id, "y");
-      await metadata.deleteField(gone.id);
+      expect(await metadata.deleteField(gone.id)).toBe(true);
+      expect(await metadata.deleteField(gone.id)).toBe(false);
       expect(await metadata.findField(dataset.id, gone.id)).toBeUndefined();
       expect(await metadata.valuesOf(docs[0].id)).toEqual([
         { id: kept.id, name: "kept", type: "string", value: "y" },

@@ -108,7 +108,8 @@ export function describeTagManagementContract(openStore: OpenStore): void {
       await tags.create(gone);
       await tags.create(kept);
       await tags.bind([binding(gone.id, targets[0].id), binding(kept.id, targets[0].id)]);
-      await tags.delete(gone.id);
+      expect(await tags.delete(gone.id)).toBe(true);
+      expect(await tags.delete(gone.id)).toBe(false);
       expect(await tags.findInWorkspace(workspace.id, "knowledge", gone.id)).toBeUndefined();
       expect(await tags.boundTagIds(targets[0].id)).toEqual([kept.id]);
       expect(await datasets.findInWorkspace(workspace.id, targets[0].id)).toEqual(targets[0]);

@@ -37,11 +37,39 @@ export function describeTagRepositoryContract(openStore: OpenStore): void {
       expect(await tags.findByIds([])).toEqual([]);
     });
 
-    it("binds tags to a target in order", async () => {
+    it("binds tags to a target, listed by id", async () => {
       const { tags } = repositories();
       const { dataset, first, second, binding } = await seed();
-      await tags.bind([binding(second.id), binding(first.id)]);
-      expect(await tags.boundTagIds(dataset.id)).toEqual([second.id, first.id]);
+      const [low, high] = [first.id, second.id].sort();
+      await tags.bind([binding(high!), binding(low!)]);
+      expect(await tags.boundTagIds(dataset.id)).toEqual([low, high]);
+    });
+
+    it("binds the same tags concurrently, in any order given, without failing, and counts each pair once", async () => {
+      const { tags, workspaces, datasets } = repositories();
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const targets = [aDataset(workspace.id), aDataset(workspace.id)];
+      for (const target of targets) await datasets.save(target);
+      const many = Array.from({ length: 8 }, (_, index) => aTag(workspace.id, { name: `t${index}` }));
+      for (const tag of many) await tags.save(tag);
+      const ids = many.map((tag) => tag.id);
+      const binds = Array.from({ length: 120 }, (_, index) => {
+        const order = index % 2 === 0 ? ids : [...ids].reverse();
+        return tags.bind(
+          order.map((tagId) => ({
+            id: globalThis.crypto.randomUUID(),
+            workspaceId: workspace.id,
+            tagId,
+            targetId: targets[index % 3 === 0 ? 0 : 1]!.id,
+            createdAt: 1,
+          })),
+        );
+      });
+      await Promise.all(binds);
+      for (const target of targets) expect(await tags.boundTagIds(target.id)).toEqual([...ids].sort());
+      const counted = await tags.listCounted(workspace.id, "knowledge");
+      expect(counted.map((tag) => tag.bindingCount)).toEqual(ids.map(() => 2));
     });
 
     it("keeps one binding per pair when the same pair is bound again", async () => {
@@ -49,7 +77,7 @@ export function describeTagRepositoryContract(openStore: OpenStore): void {
       const { dataset, first, second, binding } = await seed();
       await tags.bind([binding(first.id)]);
       await tags.bind([binding(first.id), binding(second.id), binding(second.id)]);
-      expect(await tags.boundTagIds(dataset.id)).toEqual([first.id, second.id]);
+      expect(await tags.boundTagIds(dataset.id)).toEqual([first.id, second.id].sort());
     });
 
     it("keeps one binding per pair under concurrent calls", async () => {

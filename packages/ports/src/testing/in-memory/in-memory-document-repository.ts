@@ -134,14 +134,15 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
     return this.#ofDataset(datasetId).sort(byPosition)[0];
   }
 
-  async delete(documentId: string): Promise<void> {
+  async delete(documentId: string): Promise<boolean> {
     const document = this.#documents.get(documentId);
-    if (!document) return;
+    if (!document) return false;
     this.#documents.delete(documentId);
     for (const [id, chunk] of this.#chunks) if (chunk.documentId === documentId) this.#chunks.delete(id);
     await this.metadata.clearValues(documentId);
     const fileId = document.uploadFileId;
     const shared = [...this.#documents.values()].some((other) => other.uploadFileId === fileId);
     if (fileId && !shared) this.#files.delete(fileId);
+    return true;
   }
 }

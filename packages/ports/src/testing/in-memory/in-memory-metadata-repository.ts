@@ -1,6 +1,9 @@
 import type { MetadataEntry, MetadataField, MetadataFieldUsage } from "@service-api/domain";
 import type { MetadataRepository } from "../../metadata-repository.js";
-import { byCreation, type Snapshotting } from "./snapshotting.js";
+import type { Snapshotting } from "./snapshotting.js";
+
+/** Fields by creation time; a stable sort keeps ties in the order they were created (the map's). */
+const inCreationOrder = (a: MetadataField, b: MetadataField) => a.createdAt - b.createdAt;
 
 export class InMemoryMetadataRepository implements MetadataRepository, Snapshotting {
   #fields = new Map<string, MetadataField>();
@@ -45,14 +48,14 @@ export class InMemoryMetadataRepository implements MetadataRepository, Snapshott
     return true;
   }
 
-  async deleteField(fieldId: string): Promise<void> {
-    this.#fields.delete(fieldId);
+  async deleteField(fieldId: string): Promise<boolean> {
     for (const values of this.#values.values()) values.delete(fieldId);
+    return this.#fields.delete(fieldId);
   }
 
   async listFields(datasetId: string): Promise<MetadataField[]> {
     return structuredClone(
-      [...this.#fields.values()].filter((field) => field.datasetId === datasetId).sort(byCreation),
+      [...this.#fields.values()].filter((field) => field.datasetId === datasetId).sort(inCreationOrder),
     );
   }
 
@@ -78,7 +81,7 @@ export class InMemoryMetadataRepository implements MetadataRepository, Snapshott
     const values = this.#values.get(documentId) ?? new Map<string, string>();
     return [...this.#fields.values()]
       .filter((field) => values.has(field.id))
-      .sort(byCreation)
+      .sort(inCreationOrder)
       .map(({ id, name, type }) => ({ id, name, type, value: values.get(id) ?? null }));
   }
 

@@ -75,9 +75,9 @@ export class InMemoryTagRepository implements TagRepository, Snapshotting {
     return true;
   }
 
-  async delete(tagId: string): Promise<void> {
-    this.#tags.delete(tagId);
+  async delete(tagId: string): Promise<boolean> {
     for (const [pair, binding] of this.#bindings) if (binding.tagId === tagId) this.#bindings.delete(pair);
+    return this.#tags.delete(tagId);
   }
 
   async bind(bindings: readonly TagBinding[]): Promise<void> {
@@ -94,7 +94,8 @@ export class InMemoryTagRepository implements TagRepository, Snapshotting {
   async boundTagIds(targetId: string): Promise<string[]> {
     return [...this.#bindings.values()]
       .filter((binding) => binding.targetId === targetId)
-      .map((binding) => binding.tagId);
+      .map((binding) => binding.tagId)
+      .sort(byText);
   }
 
   async boundTags(targetIds: readonly string[]): Promise<Map<string, Tag[]>> {
