@@ -77,7 +77,7 @@ describe("errors", () => {
   });
 
   it("answers broken or empty JSON with 400 bad_request", async () => {
-    for (const rawBody of ['{"value": ', "", "not json", '"just a string"']) {
+    for (const rawBody of ['{"value": ', "", "not json", "'single quoted'"]) {
       const response = await call(server.url, "PUT", variablePath(), {
         token: appKey(),
         rawBody,
@@ -88,6 +88,19 @@ describe("errors", () => {
         code: "bad_request",
         message: "Invalid JSON payload received or JSON payload is empty.",
       });
+    }
+  });
+
+  it("answers JSON that is not an object with 400 invalid_param naming the body", async () => {
+    for (const rawBody of ['"just a string"', "42", "null", "true"]) {
+      const response = await call(server.url, "PUT", variablePath(), {
+        token: appKey(),
+        rawBody,
+        headers: { "content-type": "application/json" },
+      });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ status: 400, code: "invalid_param" });
+      expect((response.body as { message: string }).message).toMatch(/^body: /);
     }
   });
 

@@ -16,6 +16,18 @@ describe("parsePageRequest", () => {
     expect(() => parseLimit(limit)).toThrow("limit: must be an integer from 1 to 100.");
   });
 
+  it("takes pages up to the largest exact integer, and no further", () => {
+    expect(parsePageRequest({ page: String(Number.MAX_SAFE_INTEGER) }).page).toBe(Number.MAX_SAFE_INTEGER);
+    for (const page of ["9007199254740992", "99999999999999999999"])
+      expect(() => parsePageRequest({ page })).toThrow(
+        `page: must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}.`,
+      );
+  });
+
+  it("holds an offset past any list at the largest exact integer", () => {
+    expect(offsetOf({ page: Number.MAX_SAFE_INTEGER, limit: 100 })).toBe(Number.MAX_SAFE_INTEGER);
+  });
+
   it("has more when a later page holds items", () => {
     expect(pageOf([], 41, { page: 2, limit: 20 }).hasMore).toBe(true);
     expect(pageOf([], 40, { page: 2, limit: 20 }).hasMore).toBe(false);

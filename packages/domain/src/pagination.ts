@@ -25,11 +25,13 @@ export function parseLimit(value: string | undefined): number {
   return limit;
 }
 
-/** `page` (at least 1, default 1), then `limit`. */
+/** `page` (at least 1, default 1; at most the largest integer a JSON answer holds exactly), then `limit`. */
 export function parsePageRequest(query: { page?: string; limit?: string }): PageRequest {
   const page = wholeNumber(query.page) ?? (query.page === undefined ? 1 : null);
   if (page === null || page < 1)
     throw new InvalidParamError("page", "page: must be an integer of at least 1.");
+  if (!Number.isSafeInteger(page))
+    throw new InvalidParamError("page", `page: must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}.`);
   return { page, limit: parseLimit(query.limit) };
 }
 
@@ -46,5 +48,9 @@ export function pageOf<T>(items: T[], total: number, request: PageRequest): Page
   return { items, total, ...request, hasMore: request.page * request.limit < total };
 }
 
-/** The number of items before a page. */
-export const offsetOf = ({ page, limit }: PageRequest): number => (page - 1) * limit;
+/**
+ * The number of items before a page; past any list a store can hold, held at the largest exact
+ * integer, which every store binds as one (a page that far is empty all the same).
+ */
+export const offsetOf = ({ page, limit }: PageRequest): number =>
+  Math.min((page - 1) * limit, Number.MAX_SAFE_INTEGER);

@@ -1,12 +1,13 @@
 import type { ErrorCase } from "./operation.js";
 
 /**
- * Errors every operation can answer: a URL that does not decode, a key that is missing or wrong, a
- * limit, a failure of ours, the store away.
+ * Errors every operation can answer: a URL that does not decode, a key that is missing or wrong or
+ * whose workspace is archived, a limit, a failure of ours, the store away.
  */
 export const ALWAYS: ErrorCase[] = [
   { status: 400, code: "bad_request", message: "The URL is not valid." },
   { status: 401, code: "unauthorized", message: "Access token is invalid" },
+  { status: 403, code: "forbidden", message: "The workspace is archived." },
   {
     status: 429,
     code: "too_many_requests",

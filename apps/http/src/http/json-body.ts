@@ -35,6 +35,7 @@ const limitDepth: RequestHandler = (req, _res, next) => {
  */
 export const jsonBody: RequestHandler[] = [
   requireJsonType,
-  express.json({ limit: BODY_LIMIT, strict: true, type: () => true }),
+  // Not strict: any JSON value parses, and one that is not an object is the schema's 400 "body: …".
+  express.json({ limit: BODY_LIMIT, strict: false, type: () => true }),
   limitDepth,
 ];

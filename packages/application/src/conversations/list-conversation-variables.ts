@@ -17,7 +17,7 @@ export interface ListConversationVariablesInput {
   user: string | undefined;
   limit: string | undefined;
   variableName: string | undefined;
-  /** A variable's id (empty or absent: from the start). */
+  /** A variable's id (absent: from the start; one not in the conversation is refused). */
   lastId: string | undefined;
 }
 
@@ -53,10 +53,11 @@ export class ListConversationVariables {
     const conversation = await this.conversations.findInApp(input.app.id, input.conversationId);
     if (!endUser || !conversation || conversation.isDeleted || conversation.endUserId !== endUser.id)
       throw new NotFoundError("Conversation Not Exists.");
-    const after = input.lastId
-      ? await this.conversations.findVariable(conversation.id, input.lastId)
-      : undefined;
-    if (input.lastId && !after)
+    const after =
+      input.lastId === undefined
+        ? undefined
+        : await this.conversations.findVariable(conversation.id, input.lastId);
+    if (input.lastId !== undefined && !after)
       throw new InvalidParamError("last_id", "last_id: Conversation Variable Not Exists.");
 
     // A name filter no store can hold matches no variable.

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { id } from "../../api/common-schemas.js";
 import { ALWAYS, APP, BODY, invalid, notFound } from "../../api/errors.js";
 import { defineOperation } from "../../api/operation.js";
+import { pathId } from "../../http/params.js";
 import type { ConversationUseCases } from "./index.js";
 import { presentConversationVariable } from "./presenters.js";
 import { conversationVariable, updateVariableBody, variableList } from "./schemas.js";
@@ -60,7 +61,8 @@ export const conversationOperations = (useCases: ConversationUseCases) => [
         user: query.user,
         limit: query.limit,
         variableName: query.variable_name,
-        lastId: query.last_id,
+        // Empty: from the start; else the id as stored (one that is not a UUID names nothing).
+        lastId: query.last_id ? pathId(query.last_id) : undefined,
       });
       return {
         limit: page.limit,

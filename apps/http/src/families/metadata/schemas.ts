@@ -27,7 +27,9 @@ export const builtInFields = z.object({
 const name = z.string().meta({ description: "1 to 255 characters, not blank, not a built-in's." });
 
 export const createFieldBody = z.object({
-  type: fieldType.meta({ description: "What values the field holds." }),
+  type: z
+    .enum(METADATA_FIELD_TYPES, { error: "must be string, number or time." })
+    .meta({ description: "What values the field holds." }),
   name,
 });
 export const renameFieldBody = z.object({ name });

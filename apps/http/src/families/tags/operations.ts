@@ -3,7 +3,7 @@ import { z } from "zod";
 import { id } from "../../api/common-schemas.js";
 import { ALWAYS, BODY, DATASET, invalid, notFound } from "../../api/errors.js";
 import { defineOperation } from "../../api/operation.js";
-import { pathId } from "../../http/params.js";
+import { firstQueryValue, pathId } from "../../http/params.js";
 import type { TagUseCases } from "./index.js";
 import {
   bindingBody,
@@ -91,7 +91,7 @@ export const tagOperations = (useCases: TagUseCases) => [
     key: "knowledge",
     query: deleteTagQuery,
     body: deleteTagBody,
-    readsBody: (req) => !(typeof req.query.tag_id === "string" && req.query.tag_id !== ""),
+    readsBody: (req) => !firstQueryValue(req.query.tag_id),
     success: { status: 204, description: "Deleted." },
     errors: [...ALWAYS, ...BODY, notFound("Tag not found")],
     async handle({ workspaceId, query, body }) {
