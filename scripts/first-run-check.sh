@@ -26,7 +26,7 @@ grep -q "Get App WebApp Settings" "$work/stderr" || { cat "$work/stderr" >&2; ec
 
 commands=$(grep -E '^\s+curl ' "$work/stderr")
 count=$(wc -l <<<"$commands")
-[ "$count" -eq 5 ] || { echo "first run: expected 5 curl commands, got $count" >&2; exit 1; }
+[ "$count" -eq 10 ] || { echo "first run: expected 10 curl commands, got $count" >&2; exit 1; }
 while IFS= read -r command; do
   if ! output=$(sh -c "$command" 2>&1); then
     echo "first run: this printed command failed: $command" >&2
@@ -34,4 +34,4 @@ while IFS= read -r command; do
     exit 1
   fi
 done <<<"$commands"
-echo "first run: npm start served the demo and all 5 printed curl commands succeeded"
+echo "first run: npm start served the demo and all $count printed curl commands succeeded"

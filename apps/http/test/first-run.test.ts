@@ -63,18 +63,33 @@ describe("the first run", () => {
     expect(knowledgeKey).toMatch(/^ds-[A-Za-z0-9]{40}$/);
 
     const commands = banner.split("\n").filter((line) => line.trim().startsWith("curl "));
-    expect(commands).toHaveLength(5);
+    expect(commands).toHaveLength(10);
     const outputs = [];
     for (const command of commands) {
       const { stdout } = await run("sh", ["-c", command]);
       outputs.push(stdout);
     }
-    const [document, fields, binding, variable, site] = outputs as [string, string, string, string, string];
-    expect(JSON.parse(document)).toMatchObject({ id: DEMO.documentId, name: "getting-started.md" });
-    expect(JSON.parse(fields).doc_metadata.map((field: { name: string }) => field.name)).toContain("author");
-    expect(binding.trim()).toBe("HTTP 204");
-    expect(JSON.parse(variable)).toMatchObject({ id: DEMO.variableId, value: "French" });
-    expect(JSON.parse(site)).toMatchObject({ title: "Acme Support" });
+    const [document, fields, binding, variable, site, documents, values, tags, variables, info] = outputs;
+    expect(JSON.parse(document!)).toMatchObject({ id: DEMO.documentId, name: "getting-started.md" });
+    expect(JSON.parse(fields!).doc_metadata.map((field: { name: string }) => field.name)).toContain("author");
+    expect(binding!.trim()).toBe("HTTP 204");
+    expect(JSON.parse(variable!)).toMatchObject({ id: DEMO.variableId, value: "French" });
+    expect(JSON.parse(site!)).toMatchObject({ title: "Acme Support" });
+    expect(JSON.parse(documents!).data.map((item: { name: string }) => item.name)).toEqual(["warranty.pdf"]);
+    expect(JSON.parse(values!)).toEqual({ result: "success" });
+    expect(
+      JSON.parse(tags!).map((tag: { name: string; binding_count: string }) => [tag.name, tag.binding_count]),
+    ).toEqual([
+      ["support", "1"],
+      ["product", "1"],
+    ]);
+    expect(JSON.parse(variables!).data[0]).toMatchObject({ id: DEMO.variableId, value: "French" });
+    expect(JSON.parse(info!)).toMatchObject({
+      name: "Support assistant",
+      tags: ["assistants"],
+      author_name: "Ada Lovelace",
+    });
+    expect(banner).toContain(`${server.url}/docs`);
   });
 
   it("issues new demo keys on each start, and the old ones stop working", async () => {

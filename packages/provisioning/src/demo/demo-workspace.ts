@@ -7,6 +7,8 @@ export const DEMO = {
   datasetId: "0d3f5a10-6c2e-4b7d-9a41-5e8c2f1b7a10",
   documentId: "0d3f5a10-6c2e-4b7d-9a41-5e8c2f1b7a11",
   tagIds: ["0d3f5a10-6c2e-4b7d-9a41-5e8c2f1b7a21", "0d3f5a10-6c2e-4b7d-9a41-5e8c2f1b7a22"],
+  appTagId: "0d3f5a10-6c2e-4b7d-9a41-5e8c2f1b7a23",
+  categoryFieldId: "0d3f5a10-6c2e-4b7d-9a41-5e8c2f1b7a12",
   chatAppId: "0d3f5a10-6c2e-4b7d-9a41-5e8c2f1b7a30",
   workflowAppId: "0d3f5a10-6c2e-4b7d-9a41-5e8c2f1b7a31",
   conversationId: "0d3f5a10-6c2e-4b7d-9a41-5e8c2f1b7a40",
@@ -24,16 +26,17 @@ export function demoWorkspaceFile(): ImportFileInput {
       {
         id: DEMO.workspaceId,
         name: "Acme (demo)",
-        members: [{ id: DEMO.memberId, name: "Ada Lovelace" }, { name: "Grace Hopper" }],
+        members: [{ id: DEMO.memberId, name: "Ada Lovelace", role: "owner" }, { name: "Grace Hopper" }],
         tags: [
-          { id: DEMO.tagIds[0], name: "product", type: "knowledge" },
-          { id: DEMO.tagIds[1], name: "support", type: "knowledge" },
-          { name: "assistants", type: "app" },
+          { id: DEMO.tagIds[0], name: "product", type: "knowledge", created_at: T },
+          { id: DEMO.tagIds[1], name: "support", type: "knowledge", created_at: T + 1 },
+          { id: DEMO.appTagId, name: "assistants", type: "app", created_at: T + 2 },
         ],
         datasets: [
           {
             id: DEMO.datasetId,
             name: "Product handbook",
+            description: "Everything about Acme Widgets: setting up, warranty, and what comes next.",
             built_in_field_enabled: true,
             created_at: T,
             process_rule: {
@@ -42,7 +45,7 @@ export function demoWorkspaceFile(): ImportFileInput {
             },
             metadata_fields: [
               { name: "author", type: "string", created_at: T },
-              { name: "category", type: "string", created_at: T + 1 },
+              { id: DEMO.categoryFieldId, name: "category", type: "string", created_at: T + 1 },
               { name: "published", type: "time", created_at: T + 2 },
             ],
             documents: [
@@ -114,6 +117,8 @@ export function demoWorkspaceFile(): ImportFileInput {
             id: DEMO.chatAppId,
             name: "Support assistant",
             mode: "advanced-chat",
+            description: "Answers customers' questions about their Acme Widgets.",
+            tag_ids: [DEMO.appTagId],
             site: {
               title: "Acme Support",
               chat_color_theme: "#1C64F2",
@@ -142,7 +147,7 @@ export function demoWorkspaceFile(): ImportFileInput {
                     value_type: "number",
                     value: 2,
                     description: "Tickets still open",
-                    created_at: T,
+                    created_at: T + 1,
                     updated_at: T,
                   },
                   {
@@ -150,7 +155,7 @@ export function demoWorkspaceFile(): ImportFileInput {
                     value_type: "array[string]",
                     value: ["widget-mini"],
                     description: "Products owned",
-                    created_at: T,
+                    created_at: T + 2,
                     updated_at: T,
                   },
                 ],
