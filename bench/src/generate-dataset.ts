@@ -12,14 +12,20 @@ const RULES = JSON.stringify({ segmentation: { separator: "\n\n", max_tokens: 50
  * A SQLite database with one knowledge base of `documents` documents (two chunks each, 20 metadata
  * fields with values on 9 of 10 documents, 10 tags) and one chat app with 100 conversations. Built
  * with prepared statements in large transactions, so a million documents take minutes. The schema
- * comes from the real migrations; the counters from the real triggers. Reused when it exists.
+ * comes from the real migrations; the counters and the name search index from the real triggers.
+ * Reused when it exists, migrated first.
  */
 export async function generateDataset(
   path: string,
   documents: number,
   log: (line: string) => void,
 ): Promise<void> {
-  if (existsSync(path)) return;
+  if (existsSync(path)) {
+    // Built by an earlier version: brought up to the current schema once, as a server would.
+    const store = await openStore({ databaseUrl: path });
+    await store.close();
+    return;
+  }
   mkdirSync(dirname(path), { recursive: true });
   const building = `${path}.building`;
   rmSync(building, { force: true });
@@ -34,11 +40,15 @@ export async function generateDataset(
   const insert = (sql: string) => db.prepare(sql);
   db.transaction(() => {
     insert("insert into workspaces values (?, 'Bench', 'normal')").run(ids.workspace);
-    insert("insert into members values (?, ?, 'Ada')").run(ids.member, ids.workspace);
+    insert("insert into members (id, workspace_id, name, role) values (?, ?, 'Ada', 'owner')").run(
+      ids.member,
+      ids.workspace,
+    );
     insert(
       `insert into datasets (id, workspace_id, name, enable_api, built_in_field_enabled, process_rule_id,
-       process_rule_mode, process_rule_rules, created_at) values (?, ?, 'Bench', 1, 1, ?, 'custom', ?, ?)`,
-    ).run(ids.dataset, ids.workspace, ids.field(999), RULES, NOW);
+       process_rule_mode, process_rule_rules, created_at, description, created_by, updated_by, updated_at)
+       values (?, ?, 'Bench', 1, 1, ?, 'custom', ?, ?, 'A benchmark dataset', ?, ?, ?)`,
+    ).run(ids.dataset, ids.workspace, ids.field(999), RULES, NOW, ids.member, ids.member, NOW);
     const field = insert(
       "insert into metadata_fields (id, dataset_id, name, type, created_at) values (?, ?, ?, ?, ?)",
     );
@@ -51,12 +61,15 @@ export async function generateDataset(
         NOW + index,
       );
     }
-    const tag = insert("insert into tags values (?, ?, 'knowledge', ?)");
-    for (let index = 0; index < TAG_COUNT; index++) tag.run(ids.tag(index), ids.workspace, `tag-${index}`);
-    insert("insert into apps values (?, ?, 'Bench chat', 'advanced-chat', 1, 'normal')").run(
-      ids.app,
-      ids.workspace,
+    const tag = insert(
+      "insert into tags (id, workspace_id, type, name, created_at) values (?, ?, 'knowledge', ?, ?)",
     );
+    for (let index = 0; index < TAG_COUNT; index++)
+      tag.run(ids.tag(index), ids.workspace, `tag-${index}`, NOW + index);
+    insert(
+      `insert into apps (id, workspace_id, name, mode, enable_api, status, description, created_by)
+       values (?, ?, 'Bench chat', 'advanced-chat', 1, 'normal', 'A benchmark app', ?)`,
+    ).run(ids.app, ids.workspace, ids.member);
     insert(
       `insert into sites values (?, 'Bench', '#1C64F2', 0, 'emoji', '🤖', '#FFEAD5', 'A benchmark app', '', '',
        'Ask…', '', 'en-US', 1, 0)`,
@@ -88,9 +101,9 @@ export async function generateDataset(
     `insert into documents (id, dataset_id, position, data_source_type, upload_file_id, process_rule_id,
      process_rule_mode, process_rule_rules, name, created_from, created_by, created_at, updated_at, tokens,
      word_count, indexing_status, is_paused, error, enabled, disabled_at, disabled_by, archived, doc_form,
-     doc_language, doc_type, completed_at, indexing_latency, summary_index_status, need_summary)
+     doc_language, doc_type, completed_at, indexing_latency, summary_index_status, need_summary, display_status)
      values (?, ?, ?, 'upload_file', ?, ?, 'custom', ?, ?, 'api', ?, ?, ?, 120, 90, 'completed', 0, null, 1,
-     null, null, 0, 'text_model', 'English', null, ?, 1.5, null, 0)`,
+     null, null, 0, 'text_model', 'English', null, ?, 1.5, null, 0, 'available')`,
   );
   const file = insert("insert into upload_files values (?, ?, ?, 2048, 'txt', 'text/plain', ?, ?)");
   const chunk = insert("insert into chunks values (?, ?, ?, ?, ?, ?)");

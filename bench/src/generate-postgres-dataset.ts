@@ -43,11 +43,15 @@ export async function generatePostgresDataset(
     await client.query("set local session_replication_role = replica");
     await client.query("truncate workspaces cascade");
     await client.query("insert into workspaces values ($1, 'Bench', 'normal')", [ids.workspace]);
-    await client.query("insert into members values ($1, $2, 'Ada')", [ids.member, ids.workspace]);
+    await client.query("insert into members (id, workspace_id, name, role) values ($1, $2, 'Ada', 'owner')", [
+      ids.member,
+      ids.workspace,
+    ]);
     await client.query(
       `insert into datasets (id, workspace_id, name, enable_api, built_in_field_enabled, process_rule_id,
-       process_rule_mode, process_rule_rules, created_at) values ($1, $2, 'Bench', true, true, $3, 'custom', $4, $5)`,
-      [ids.dataset, ids.workspace, ids.field(999), RULES, NOW],
+       process_rule_mode, process_rule_rules, created_at, description, created_by, updated_by, updated_at)
+       values ($1, $2, 'Bench', true, true, $3, 'custom', $4, $5, 'A benchmark dataset', $6, $6, $5)`,
+      [ids.dataset, ids.workspace, ids.field(999), RULES, NOW, ids.member],
     );
     for (let index = 0; index < FIELD_COUNT; index++) {
       await client.query(
@@ -56,16 +60,16 @@ export async function generatePostgresDataset(
       );
     }
     for (let index = 0; index < TAG_COUNT; index++) {
-      await client.query("insert into tags values ($1, $2, 'knowledge', $3)", [
-        ids.tag(index),
-        ids.workspace,
-        `tag-${index}`,
-      ]);
+      await client.query(
+        "insert into tags (id, workspace_id, type, name, created_at) values ($1, $2, 'knowledge', $3, $4)",
+        [ids.tag(index), ids.workspace, `tag-${index}`, NOW + index],
+      );
     }
-    await client.query("insert into apps values ($1, $2, 'Bench chat', 'advanced-chat', true, 'normal')", [
-      ids.app,
-      ids.workspace,
-    ]);
+    await client.query(
+      `insert into apps (id, workspace_id, name, mode, enable_api, status, description, created_by)
+       values ($1, $2, 'Bench chat', 'advanced-chat', true, 'normal', 'A benchmark app', $3)`,
+      [ids.app, ids.workspace, ids.member],
+    );
     await client.query(
       `insert into sites values ($1, 'Bench', '#1C64F2', false, 'emoji', '🤖', '#FFEAD5', 'A benchmark app', '', '',
        'Ask…', '', 'en-US', true, false)`,
@@ -134,7 +138,10 @@ export async function generatePostgresDataset(
        from generate_series(0, ${last}) as i, generate_series(0, 4) as step where i % 10 <> 9`,
     );
     await client.query(
-      "update datasets set document_count = (select count(*) from documents where dataset_id = datasets.id)",
+      `update datasets set document_count = (select count(*) from documents where dataset_id = datasets.id),
+       available_document_count = (select count(*) from documents
+         where dataset_id = datasets.id and display_status = 'available'),
+       word_count = (select coalesce(sum(word_count), 0) from documents where dataset_id = datasets.id)`,
     );
     await client.query(
       `update metadata_fields set document_count =

@@ -1,17 +1,34 @@
 import { CONVERSATION_COUNT, ids, KEYS, TAG_COUNT, userOf } from "./fixture.js";
 
-export const OPERATION_NAMES = [
+/** The five of the service API: measured against the floor too. */
+export const FLOORED = [
   "getDocument",
   "listMetadataFields",
   "getWebAppSettings",
   "updateConversationVariable",
   "bindTagsToDataset",
 ] as const;
+/** The management operations measured: ours only, for their growth and errors. */
+export const MANAGED = [
+  "listDocuments",
+  "listTags",
+  "listConversationVariables",
+  "getDataset",
+  "setDocumentMetadata",
+  "renameMetadataField",
+  "createThenDeleteTag",
+] as const;
+export const OPERATION_NAMES = [...FLOORED, ...MANAGED] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
+export type FlooredName = (typeof FLOORED)[number];
 export const READS: OperationName[] = ["getDocument", "listMetadataFields", "getWebAppSettings"];
+export const hasFloor = (name: OperationName): name is FlooredName =>
+  (FLOORED as readonly string[]).includes(name);
+
+type Method = "GET" | "PUT" | "POST" | "PATCH" | "DELETE";
 
 export interface Operation {
-  method: "GET" | "PUT" | "POST";
+  method: Method;
   key: string;
   /** A request of the operation, spread over the data set. */
   next(documents: number): { path: string; body?: string };
@@ -19,9 +36,14 @@ export interface Operation {
   status: number;
   /** Every request is the same: the load generator builds it once instead of per request. */
   fixed?: boolean;
+  /** A second request made from the first one's answer (each counts as a request). */
+  followUp?: { method: Method; status: number; next(previousBody: string): { path: string; body?: string } };
 }
 
 const pick = (count: number) => Math.floor(Math.random() * count);
+/** Names no earlier request of this process used. */
+let named = 0;
+const uniqueName = (prefix: string) => `${prefix}_${process.pid}_${++named}`;
 
 export const OPERATIONS: Record<OperationName, Operation> = {
   getDocument: {
@@ -69,5 +91,79 @@ export const OPERATIONS: Record<OperationName, Operation> = {
         target_id: ids.dataset,
       }),
     }),
+  },
+  listDocuments: {
+    method: "GET",
+    key: KEYS.knowledge,
+    status: 200,
+    fixed: true,
+    next: () => ({ path: `/v1/datasets/${ids.dataset}/documents?page=1&limit=20` }),
+  },
+  listTags: {
+    method: "GET",
+    key: KEYS.knowledge,
+    status: 200,
+    fixed: true,
+    next: () => ({ path: "/v1/datasets/tags" }),
+  },
+  listConversationVariables: {
+    method: "GET",
+    key: KEYS.app,
+    status: 200,
+    next: () => {
+      const conversation = pick(CONVERSATION_COUNT);
+      return {
+        path: `/v1/conversations/${ids.conversation(conversation)}/variables?user=${userOf(conversation)}`,
+      };
+    },
+  },
+  getDataset: {
+    method: "GET",
+    key: KEYS.knowledge,
+    status: 200,
+    fixed: true,
+    next: () => ({ path: `/v1/datasets/${ids.dataset}` }),
+  },
+  setDocumentMetadata: {
+    method: "POST",
+    key: KEYS.knowledge,
+    status: 200,
+    next: (documents) => ({
+      path: `/v1/datasets/${ids.dataset}/documents/metadata`,
+      body: JSON.stringify({
+        operation_data: [
+          {
+            document_id: ids.document(pick(documents)),
+            metadata_list: [
+              { id: ids.field(1), name: "field_1", value: `value ${pick(1000)}` },
+              { id: ids.field(4), name: "field_4", value: pick(1000) },
+            ],
+          },
+        ],
+      }),
+    }),
+  },
+  renameMetadataField: {
+    method: "PATCH",
+    key: KEYS.knowledge,
+    status: 200,
+    next: () => ({
+      path: `/v1/datasets/${ids.dataset}/metadata/${ids.field(0)}`,
+      body: JSON.stringify({ name: uniqueName("field_0") }),
+    }),
+  },
+  createThenDeleteTag: {
+    method: "POST",
+    key: KEYS.knowledge,
+    status: 200,
+    next: () => ({ path: "/v1/datasets/tags", body: JSON.stringify({ name: uniqueName("tag") }) }),
+    followUp: {
+      method: "DELETE",
+      status: 204,
+      next: (created) => ({
+        path: "/v1/datasets/tags",
+        body: JSON.stringify({ tag_id: (JSON.parse(created) as { id: string }).id }),
+      }),
+    },
   },
 };

@@ -1,6 +1,7 @@
 import { execFile, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { promisify } from "node:util";
+import { autocannonLoad } from "./autocannon-load.js";
 import type { LoadGenerator } from "./load-run.js";
 import type { Operation } from "./operations.js";
 
@@ -76,6 +77,8 @@ export function wrkLoad(directory: string): LoadGenerator {
   };
 
   return async (url, operation, documents, seconds, connections) => {
+    // A pair whose second request is built from the first answer is beyond a prepared request file.
+    if (operation?.followUp) return autocannonLoad(url, operation, documents, seconds, connections);
     // bash's `times` reports the CPU wrk used (its children's line).
     const { stdout } = await run(
       "bash",
