@@ -160,7 +160,11 @@ describe.each([
     await repositories.workspaces.save({ ...archived.workspace, status: "archived" });
     const response = await get(archived.apps.chat.key);
     expect(response.status).toBe(403);
-    expect(response.body).toEqual({ status: 403, code: "forbidden", message: expect.any(String) });
+    expect(response.body).toEqual({
+      status: 403,
+      code: "forbidden",
+      message: "The workspace of this app is archived.",
+    });
     expect(response.body.message).not.toBe("");
   });
 

@@ -492,6 +492,19 @@ describe("DELETE /v1/datasets/tags", () => {
     expect(await datasets.findInWorkspace(tenant.workspaceId, second.id)).toEqual(second);
   });
 
+  it("reads an empty first tag_id as none, and takes the body's, whatever follows in the query", async () => {
+    const tenant = await aTenant();
+    const queried = await aStoredTag(tenant, { name: "queried" });
+    const bodied = await aStoredTag(tenant, { name: "bodied" });
+
+    const response = await deleteTag(tenant.key, `?tag_id=&tag_id=${queried.id}`, {
+      body: { tag_id: bodied.id },
+    });
+
+    expect(response.status).toBe(204);
+    expect((await listTags(tenant.key)).body).toEqual([tagObject(queried)]);
+  });
+
   it("reads a repeated tag_id by its first value, without reading a body", async () => {
     const tenant = await aTenant();
     const first = await aStoredTag(tenant, { name: "first" });

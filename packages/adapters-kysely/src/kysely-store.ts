@@ -3,7 +3,7 @@ import { type Kysely, sql } from "kysely";
 import { createKyselyRepositories } from "./create-kysely-repositories.js";
 import type { DatabaseSchema } from "./schema.js";
 import type { SqlFeatures } from "./sql-features.js";
-import { guarded, guardRepositories, retryingConflicts, type StoreGuard } from "./store-guard.js";
+import { guarded, guardRepositories, type StoreGuard } from "./store-guard.js";
 
 export interface KyselyStoreOptions extends StoreGuard {
   /** What the repositories' SQL needs to know of the database. */
@@ -16,17 +16,15 @@ export interface KyselyStoreOptions extends StoreGuard {
  * A store over a kysely instance whose schema is migrated: the repositories, transactions on one
  * connection, a ping, and `close`, which destroys the instance (and its driver's connections).
  * Failures to reach the database, as `options.isUnavailable` tells them, become `StoreUnavailableError`s;
- * a transaction that loses a conflict (`options.isConflict`) runs again.
+ * a transaction or call that loses a conflict (`options.isConflict`) runs again.
  */
 export function kyselyStore(db: Kysely<DatabaseSchema>, options: KyselyStoreOptions): Store {
-  const repositories = (executor: Kysely<DatabaseSchema>) =>
-    guardRepositories(createKyselyRepositories(executor, options.features), options);
+  const repositories = (executor: Kysely<DatabaseSchema>, inTransaction: boolean) =>
+    guardRepositories(createKyselyRepositories(executor, options.features), options, { inTransaction });
   return {
-    repositories: repositories(db),
+    repositories: repositories(db, false),
     transaction: (work) =>
-      guarded(options, () =>
-        retryingConflicts(options, () => db.transaction().execute((trx) => work(repositories(trx)))),
-      ),
+      guarded(options, () => db.transaction().execute((trx) => work(repositories(trx, true))), true),
     ping: () =>
       guarded(options, async () => {
         await sql`select 1`.execute(db);

@@ -15,56 +15,62 @@ export interface StoreGuard {
   monitor?: StoreMonitor;
 }
 
-/** Runs one store call: a failure to reach the database is passed on as a `StoreUnavailableError`. */
-export async function guarded<T>(guard: StoreGuard, work: () => Promise<T>): Promise<T> {
+/** How many times a call that lost a conflict is tried in all before it is answered 503. */
+export const CONFLICT_ATTEMPTS = 3;
+
+/**
+ * Runs one store call: a failure to reach the database is passed on as a `StoreUnavailableError`.
+ * A conflict with a concurrent transaction (PostgreSQL rolled the work back whole) is tried again
+ * when `retriesConflicts` (a transaction, or a call outside one), up to `CONFLICT_ATTEMPTS` in all,
+ * then answered as a store that cannot serve now, without telling the monitor: it is no outage.
+ * A call inside a transaction passes a conflict on as it is, for the transaction to run again.
+ */
+export async function guarded<T>(
+  guard: StoreGuard,
+  work: () => Promise<T>,
+  retriesConflicts = false,
+): Promise<T> {
   const startedAt = performance.now();
-  try {
-    const result = await work();
-    guard.monitor?.available(startedAt);
-    return result;
-  } catch (error) {
-    throw unavailableOrAsIs(guard, error);
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const result = await work();
+      guard.monitor?.available(startedAt);
+      return result;
+    } catch (error) {
+      if (!guard.isConflict?.(error)) throw unavailableOrAsIs(guard, error);
+      if (!retriesConflicts) throw error;
+      if (attempt >= CONFLICT_ATTEMPTS) throw new StoreUnavailableError({ cause: error });
+    }
   }
 }
 
 function unavailableOrAsIs(guard: StoreGuard, error: unknown): unknown {
   if (error instanceof StoreUnavailableError) return error;
-  if (guard.isConflict?.(error)) return error;
   if (!guard.isUnavailable(error)) return error;
   guard.monitor?.unavailable(error as Error);
   return new StoreUnavailableError({ cause: error });
 }
 
-/** The same repositories, each method run through {@link guarded}. */
-export function guardRepositories(repositories: Repositories, guard: StoreGuard): Repositories {
+/**
+ * The same repositories, each method run through {@link guarded}. Outside a transaction a method
+ * is one statement or safe to repeat, so a conflict runs it again; inside one, the transaction does.
+ */
+export function guardRepositories(
+  repositories: Repositories,
+  guard: StoreGuard,
+  { inTransaction }: { inTransaction: boolean },
+): Repositories {
   const wrap = (repository: object) => {
     const wrapped: Record<string, unknown> = {};
     for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(repository))) {
       const method = (repository as Record<string, unknown>)[name];
       if (name === "constructor" || typeof method !== "function") continue;
-      wrapped[name] = (...args: unknown[]) => guarded(guard, () => method.apply(repository, args));
+      wrapped[name] = (...args: unknown[]) =>
+        guarded(guard, () => method.apply(repository, args), !inTransaction);
     }
     return wrapped;
   };
   return Object.fromEntries(
     Object.entries(repositories).map(([name, repository]) => [name, wrap(repository)]),
   ) as unknown as Repositories;
-}
-
-/** How often a transaction that lost a conflict runs again before the request is answered 503. */
-export const CONFLICT_ATTEMPTS = 3;
-
-/**
- * Runs a transaction, again when it lost a conflict with a concurrent one (PostgreSQL then has
- * rolled it back whole); a conflict lost every time is answered 503, as a store that cannot serve now.
- */
-export async function retryingConflicts<T>(guard: StoreGuard, transaction: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await transaction();
-    } catch (error) {
-      if (!guard.isConflict?.(error)) throw error;
-      if (attempt >= CONFLICT_ATTEMPTS) throw new StoreUnavailableError({ cause: error });
-    }
-  }
 }

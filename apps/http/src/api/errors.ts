@@ -1,13 +1,12 @@
-import type { ErrorCase } from "./operation.js";
+import type { ErrorCase, KeyKind } from "./operation.js";
 
 /**
- * Errors every operation can answer: a URL that does not decode, a key that is missing or wrong or
- * whose workspace is archived, a limit, a failure of ours, the store away.
+ * Errors every operation can answer: a URL that does not decode, a key that is missing or wrong, a
+ * limit, a failure of ours, the store away.
  */
 export const ALWAYS: ErrorCase[] = [
   { status: 400, code: "bad_request", message: "The URL is not valid." },
   { status: 401, code: "unauthorized", message: "Access token is invalid" },
-  { status: 403, code: "forbidden", message: "The workspace is archived." },
   {
     status: 429,
     code: "too_many_requests",
@@ -46,7 +45,21 @@ export const DATASET: ErrorCase[] = [
 /** Errors of an app operation whose app or workspace is out of service. */
 export const APP: ErrorCase[] = [
   { status: 403, code: "forbidden", message: "The app's API service has been disabled." },
+  { status: 403, code: "forbidden", message: "The workspace of this app is archived." },
 ];
 
+/** What a key of each kind answers once its workspace is archived; the document adds it to every operation. */
+export const WORKSPACE_ARCHIVED: Record<KeyKind, ErrorCase[]> = {
+  knowledge: [{ status: 403, code: "forbidden", message: "The workspace is archived." }],
+  app: [],
+};
+
 export const invalid = (message: string): ErrorCase => ({ status: 400, code: "invalid_param", message });
+
+/** Errors of a list read by `page` and `limit`. */
+export const PAGED: ErrorCase[] = [
+  invalid("page: must be an integer of at least 1."),
+  invalid(`page: must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}.`),
+  invalid("limit: must be an integer from 1 to 100."),
+];
 export const notFound = (message: string): ErrorCase => ({ status: 404, code: "not_found", message });

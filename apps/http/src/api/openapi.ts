@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { errorBody } from "./common-schemas.js";
+import { WORKSPACE_ARCHIVED } from "./errors.js";
 import type { ErrorCase, Operation } from "./operation.js";
 
 type Json = Record<string, unknown>;
@@ -80,7 +81,7 @@ function operationObject(operation: Operation): Json {
           },
         }),
       },
-      ...errorResponses(operation.errors),
+      ...errorResponses([...operation.errors, ...WORKSPACE_ARCHIVED[operation.key]]),
     },
   };
 }

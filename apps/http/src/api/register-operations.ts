@@ -28,19 +28,21 @@ const unwrap = (schema: z.ZodType): z.ZodType =>
     : schema;
 
 /**
- * The query as Flask reads it: a repeated parameter counts by its first value (all of them for an
- * array parameter), and an empty one is absent.
+ * The query as Flask reads it: a repeated parameter counts by its first value, and an empty one is
+ * absent (`keyword=&keyword=x` has no keyword); an array parameter takes every non-empty value.
  */
 function queryOf(req: Request, operation: Operation): Record<string, unknown> {
   const { query: schema, emptyQueryCounts = [] } = operation;
   const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
   const query: Record<string, unknown> = {};
+  const counts = (name: string, value: unknown): value is string =>
+    typeof value === "string" && (value !== "" || emptyQueryCounts.includes(name));
   for (const [name, raw] of Object.entries(req.query)) {
-    const values = (Array.isArray(raw) ? raw : [raw]).filter(
-      (value) => typeof value === "string" && (value !== "" || emptyQueryCounts.includes(name)),
-    );
-    if (values.length === 0) continue;
-    query[name] = shape[name] && unwrap(shape[name]) instanceof z.ZodArray ? values : values[0];
+    const values = Array.isArray(raw) ? raw : [raw];
+    if (shape[name] && unwrap(shape[name]) instanceof z.ZodArray) {
+      const present = values.filter((value) => counts(name, value));
+      if (present.length > 0) query[name] = present;
+    } else if (counts(name, values[0])) query[name] = values[0];
   }
   return query;
 }

@@ -1,5 +1,6 @@
 import { ALWAYS, APP } from "../../api/errors.js";
 import { defineOperation } from "../../api/operation.js";
+import { WEB_APP_SETTINGS_EXAMPLE } from "./examples.js";
 import type { AppUseCases } from "./index.js";
 import { presentWebAppSettings } from "./presenters.js";
 import { appInfo, appMeta, webAppSettings } from "./schemas.js";
@@ -15,7 +16,12 @@ export const appOperations = (useCases: AppUseCases) => [
     summary: "Get the web app settings",
     description: "Any app mode.",
     key: "app",
-    success: { status: 200, description: "The app's web app settings.", schema: webAppSettings },
+    success: {
+      status: 200,
+      description: "The app's web app settings.",
+      schema: webAppSettings,
+      example: WEB_APP_SETTINGS_EXAMPLE,
+    },
     errors: [
       ...ALWAYS,
       ...APP,

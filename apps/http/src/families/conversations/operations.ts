@@ -3,6 +3,7 @@ import { id } from "../../api/common-schemas.js";
 import { ALWAYS, APP, BODY, invalid, notFound } from "../../api/errors.js";
 import { defineOperation } from "../../api/operation.js";
 import { pathId } from "../../http/params.js";
+import { VARIABLE_PAGE_EXAMPLE } from "./examples.js";
 import type { ConversationUseCases } from "./index.js";
 import { presentConversationVariable } from "./presenters.js";
 import { conversationVariable, updateVariableBody, variableList } from "./schemas.js";
@@ -44,7 +45,12 @@ export const conversationOperations = (useCases: ConversationUseCases) => [
         .optional()
         .meta({ description: "A substring of the name; ASCII letters in either case." }),
     }),
-    success: { status: 200, description: "A page of variables.", schema: variableList },
+    success: {
+      status: 200,
+      description: "A page of variables.",
+      schema: variableList,
+      example: VARIABLE_PAGE_EXAMPLE,
+    },
     errors: [
       ...ALWAYS,
       ...APP,

@@ -1,9 +1,10 @@
 import { InvalidParamError, parsePageRequest } from "@service-api/domain";
 import { z } from "zod";
 import { id, pagedList, pageQuery } from "../../api/common-schemas.js";
-import { ALWAYS, DATASET, invalid } from "../../api/errors.js";
+import { ALWAYS, DATASET, invalid, PAGED } from "../../api/errors.js";
 import { defineOperation } from "../../api/operation.js";
 import { pathId } from "../../http/params.js";
+import { DATASET_EXAMPLE, DATASET_PAGE_EXAMPLE } from "./examples.js";
 import type { DatasetUseCases } from "./index.js";
 import { presentDataset } from "./presenters.js";
 import { datasetObject } from "./schemas.js";
@@ -43,12 +44,9 @@ export const datasetOperations = (useCases: DatasetUseCases) => [
       status: 200,
       description: "A page of datasets.",
       schema: pagedList(datasetObject, "The datasets."),
+      example: DATASET_PAGE_EXAMPLE,
     },
-    errors: [
-      ...ALWAYS,
-      invalid("limit: must be an integer from 1 to 100."),
-      invalid("include_all: must be true or false."),
-    ],
+    errors: [...ALWAYS, ...PAGED, invalid("include_all: must be true or false.")],
     async handle({ workspaceId, query }) {
       const page = parsePageRequest(query);
       checkIncludeAll(query.include_all);
@@ -70,7 +68,7 @@ export const datasetOperations = (useCases: DatasetUseCases) => [
     summary: "Get a knowledge base",
     key: "knowledge",
     params: z.object({ dataset_id: id("The knowledge base (dataset).") }),
-    success: { status: 200, description: "The dataset.", schema: datasetObject },
+    success: { status: 200, description: "The dataset.", schema: datasetObject, example: DATASET_EXAMPLE },
     errors: [...ALWAYS, ...DATASET],
     async handle({ workspaceId, params }) {
       return presentDataset(await useCases.getDataset.execute({ workspaceId, datasetId: params.dataset_id }));

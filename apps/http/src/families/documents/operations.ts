@@ -1,9 +1,10 @@
 import { parseDisplayStatusFilter, parseDocumentStatusAction, parsePageRequest } from "@service-api/domain";
 import { z } from "zod";
 import { id, pagedList, pageQuery, success } from "../../api/common-schemas.js";
-import { ALWAYS, BODY, DATASET, invalid, notFound } from "../../api/errors.js";
+import { ALWAYS, BODY, DATASET, invalid, notFound, PAGED } from "../../api/errors.js";
 import { defineOperation } from "../../api/operation.js";
 import { pathId } from "../../http/params.js";
+import { DOCUMENT_EXAMPLE, DOCUMENT_PAGE_EXAMPLE } from "./examples.js";
 import type { DocumentUseCases } from "./index.js";
 import { presentDocument, presentDocumentListItem } from "./presenters.js";
 import { documentListItem, documentView } from "./schemas.js";
@@ -41,8 +42,14 @@ export const documentOperations = (useCases: DocumentUseCases) => [
       status: 200,
       description: "A page of documents.",
       schema: pagedList(documentListItem, "The documents."),
+      example: DOCUMENT_PAGE_EXAMPLE,
     },
-    errors: [...ALWAYS, ...DATASET, invalid("page: must be an integer of at least 1.")],
+    errors: [
+      ...ALWAYS,
+      ...DATASET,
+      ...PAGED,
+      invalid("status: must be one of queuing, indexing, paused, error, available, disabled, archived."),
+    ],
     async handle({ dataset, query }) {
       const page = await useCases.listDocuments.execute({
         dataset,
@@ -69,7 +76,12 @@ export const documentOperations = (useCases: DocumentUseCases) => [
         .optional()
         .meta({ enum: ["all", "only", "without"], description: "What to show (default `all`)." }),
     }),
-    success: { status: 200, description: "The document in the view asked for.", schema: documentView },
+    success: {
+      status: 200,
+      description: "The document in the view asked for.",
+      schema: documentView,
+      example: DOCUMENT_EXAMPLE,
+    },
     errors: [
       ...ALWAYS,
       ...DATASET,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { id, success } from "../../api/common-schemas.js";
 import { ALWAYS, BODY, DATASET, invalid, notFound } from "../../api/errors.js";
 import { defineOperation } from "../../api/operation.js";
+import { BUILT_IN_FIELDS_EXAMPLE, FIELD_LIST_EXAMPLE } from "./examples.js";
 import type { MetadataUseCases } from "./index.js";
 import { presentMetadataField, presentMetadataFields } from "./presenters.js";
 import {
@@ -35,7 +36,12 @@ export const metadataOperations = (useCases: MetadataUseCases) => [
     description: "Custom fields with the number of documents holding a value, then the built-ins when shown.",
     key: "knowledge",
     params: z.object({ dataset_id: datasetId }),
-    success: { status: 200, description: "The dataset's fields.", schema: metadataFieldList },
+    success: {
+      status: 200,
+      description: "The dataset's fields.",
+      schema: metadataFieldList,
+      example: FIELD_LIST_EXAMPLE,
+    },
     errors: [...ALWAYS, ...DATASET],
     async handle({ workspaceId, params }) {
       return presentMetadataFields(
@@ -114,7 +120,12 @@ export const metadataOperations = (useCases: MetadataUseCases) => [
     key: "knowledge",
     dataset: true,
     params: z.object({ dataset_id: datasetId }),
-    success: { status: 200, description: "The five built-in fields.", schema: builtInFields },
+    success: {
+      status: 200,
+      description: "The five built-in fields.",
+      schema: builtInFields,
+      example: BUILT_IN_FIELDS_EXAMPLE,
+    },
     errors: [...ALWAYS, ...DATASET],
     async handle({ dataset }) {
       const fields = await useCases.listBuiltInFields.execute({ dataset });

@@ -2,7 +2,7 @@ import { METADATA_FIELD_TYPES } from "@service-api/domain";
 import { z } from "zod";
 import { pathId } from "../../http/params.js";
 
-const fieldType = z.enum(METADATA_FIELD_TYPES);
+const fieldType = z.enum(METADATA_FIELD_TYPES, { error: "must be string, number or time." });
 
 export const metadataField = z.object({ id: z.string(), type: fieldType, name: z.string() });
 
@@ -27,9 +27,7 @@ export const builtInFields = z.object({
 const name = z.string().meta({ description: "1 to 255 characters, not blank, not a built-in's." });
 
 export const createFieldBody = z.object({
-  type: z
-    .enum(METADATA_FIELD_TYPES, { error: "must be string, number or time." })
-    .meta({ description: "What values the field holds." }),
+  type: fieldType.meta({ description: "What values the field holds." }),
   name,
 });
 export const renameFieldBody = z.object({ name });

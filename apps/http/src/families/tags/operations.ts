@@ -4,6 +4,7 @@ import { id } from "../../api/common-schemas.js";
 import { ALWAYS, BODY, DATASET, invalid, notFound } from "../../api/errors.js";
 import { defineOperation } from "../../api/operation.js";
 import { firstQueryValue, pathId } from "../../http/params.js";
+import { DATASET_TAGS_EXAMPLE } from "./examples.js";
 import type { TagUseCases } from "./index.js";
 import {
   bindingBody,
@@ -143,7 +144,12 @@ export const tagOperations = (useCases: TagUseCases) => [
     key: "knowledge",
     dataset: true,
     params: z.object({ dataset_id: id("The knowledge base (dataset).") }),
-    success: { status: 200, description: "The knowledge tags bound to the dataset.", schema: datasetTags },
+    success: {
+      status: 200,
+      description: "The knowledge tags bound to the dataset.",
+      schema: datasetTags,
+      example: DATASET_TAGS_EXAMPLE,
+    },
     errors: [...ALWAYS, ...DATASET],
     async handle({ dataset }) {
       const tags = await useCases.listDatasetTags.execute({ dataset });

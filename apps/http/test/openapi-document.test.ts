@@ -1,0 +1,118 @@
+import { readFileSync } from "node:fs";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestServer, type TestServer } from "./support/test-server.js";
+
+interface Operation {
+  operationId: string;
+  summary: string;
+  tags: string[];
+  security: Record<string, string[]>[];
+  requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
+  responses: Record<
+    string,
+    {
+      content?: Record<string, { schema: Record<string, unknown>; example?: unknown; examples?: object }>;
+    }
+  >;
+}
+interface Document {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { securitySchemes: Record<string, { type: string; scheme: string }> };
+}
+
+let server: TestServer;
+let document: Document;
+let operations: { method: string; path: string; operation: Operation }[];
+beforeAll(async () => {
+  server = await startTestServer();
+  // No key: the document is public.
+  const response = await fetch(`${server.url}/v1/openapi.json`);
+  expect(response.status).toBe(200);
+  document = (await response.json()) as Document;
+  operations = Object.entries(document.paths).flatMap(([path, methods]) =>
+    Object.entries(methods).map(([method, operation]) => ({ method, path, operation })),
+  );
+});
+afterAll(() => server.stop());
+
+describe("GET /v1/openapi.json", () => {
+  it("is an OpenAPI 3.1 document of all 25 operations, each with its own id", () => {
+    expect(document.openapi).toMatch(/^3\.1\./);
+    const ids = operations.map(({ operation }) => operation.operationId);
+    expect(ids).toHaveLength(25);
+    expect(new Set(ids).size).toBe(25);
+  });
+
+  it("declares both key kinds as bearer schemes, and each operation takes exactly one", () => {
+    expect(document.components.securitySchemes).toMatchObject({
+      KnowledgeKey: { type: "http", scheme: "bearer" },
+      AppKey: { type: "http", scheme: "bearer" },
+    });
+    for (const { operation } of operations) {
+      expect(operation.security, operation.operationId).toHaveLength(1);
+      expect(["KnowledgeKey", "AppKey"]).toContain(Object.keys(operation.security[0]!)[0]);
+    }
+  });
+
+  it("gives every error response the {status, code, message} schema and examples of its status", () => {
+    const error = (document.components as unknown as { schemas: Record<string, { required: string[] }> })
+      .schemas.Error;
+    expect(error?.required.sort()).toEqual(["code", "message", "status"]);
+    for (const { operation } of operations) {
+      const statuses = Object.keys(operation.responses).filter((status) => Number(status) >= 400);
+      expect(statuses, operation.operationId).toEqual(expect.arrayContaining(["401", "403", "500", "503"]));
+      for (const status of statuses) {
+        const json = operation.responses[status]!.content?.["application/json"];
+        expect(json?.schema, `${operation.operationId} ${status}`).toEqual({
+          $ref: "#/components/schemas/Error",
+        });
+        for (const { value } of Object.values(json?.examples ?? {}) as { value: { status: number } }[])
+          expect(value.status).toBe(Number(status));
+        expect(Object.keys(json?.examples ?? {}).length).toBeGreaterThan(0);
+      }
+    }
+  });
+
+  it("gives every success with a body a schema and an example that fits it", () => {
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    for (const { operation } of operations) {
+      const [status, success] = Object.entries(operation.responses).find(([code]) => code.startsWith("2"))!;
+      const json = success.content?.["application/json"];
+      if (status === "204") {
+        expect(json, operation.operationId).toBeUndefined();
+        continue;
+      }
+      expect(json?.schema, operation.operationId).toBeDefined();
+      expect(json?.example, operation.operationId).toBeDefined();
+      const validate = ajv.compile({ ...json!.schema, components: document.components });
+      expect(validate(json!.example) ? [] : validate.errors, operation.operationId).toEqual([]);
+    }
+  });
+
+  it("describes request bodies from the routes' own schemas", () => {
+    const create = document.paths["/datasets/tags"]?.post;
+    expect(create?.requestBody?.content["application/json"]?.schema).toMatchObject({
+      type: "object",
+      properties: { name: { type: "string" } },
+      required: ["name"],
+    });
+  });
+});
+
+describe("the README's operation table", () => {
+  const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+
+  it("lists every served operation with its route and key kind", () => {
+    for (const { method, path, operation } of operations) {
+      const key = Object.keys(operation.security[0]!)[0] === "AppKey" ? "app" : "knowledge";
+      const route = `${method.toUpperCase()} /v1${path}`;
+      const row = readme
+        .split("\n")
+        .find((line) => line.includes(`| \`${route}\``) || line.includes(`| \`${route}?`));
+      expect(row, `README has no row for ${route}`).toBeDefined();
+      expect(row, route).toMatch(new RegExp(`\\| ${key} \\(`));
+    }
+  });
+});
