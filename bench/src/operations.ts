@@ -138,6 +138,8 @@ export const OPERATIONS: Record<OperationName, Operation> = {
               { id: ids.field(1), name: "field_1", value: `value ${pick(1000)}` },
               { id: ids.field(4), name: "field_4", value: pick(1000) },
             ],
+            // The document's other values stay, so the data set keeps its shape through the run.
+            partial_update: true,
           },
         ],
       }),

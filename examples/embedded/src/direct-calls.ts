@@ -23,3 +23,20 @@ export async function readDocumentTitleAndMetadata(
     await api.close();
   }
 }
+
+/**
+ * Tags a knowledge base without HTTP: creates a knowledge tag, binds it, and reads the workspace's
+ * tags back with their binding counts, through the use cases the management routes run.
+ */
+export async function tagDataset(databaseUrl: string, key: string, datasetId: string, tagName: string) {
+  const api = await openServiceApi({ databaseUrl });
+  try {
+    const { workspaceId } = await api.authenticate.forWorkspace(key);
+    const tag = await api.tags.createKnowledgeTag.execute({ workspaceId, name: tagName });
+    await api.tags.bindTagsToDataset.execute({ workspaceId, tagIds: [tag.id], targetId: datasetId });
+    const tags = await api.tags.listKnowledgeTags.execute({ workspaceId });
+    return tags.map(({ name, bindingCount }) => ({ name, bindingCount }));
+  } finally {
+    await api.close();
+  }
+}

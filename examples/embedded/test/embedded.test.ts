@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { openServiceApi } from "@service-api/http";
 import { DEMO, demoWorkspaceFile } from "@service-api/provisioning";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readDocumentTitleAndMetadata } from "../src/direct-calls.js";
+import { readDocumentTitleAndMetadata, tagDataset } from "../src/direct-calls.js";
 import { createHostApp } from "../src/host-app.js";
 
 const directory = mkdtempSync(join(tmpdir(), "service-api-embedded-"));
@@ -70,6 +70,11 @@ describe("mounting the router in a host Express app", () => {
 });
 
 describe("calling the use cases directly", () => {
+  it("creates and binds a tag through the management use cases, with the count kept at once", async () => {
+    const tags = await tagDataset(databaseUrl, knowledgeKey, DEMO.datasetId, "embedded");
+    expect(tags).toContainEqual({ name: "embedded", bindingCount: 1 });
+  });
+
   it("authenticates a key and reads a document without HTTP", async () => {
     expect(
       await readDocumentTitleAndMetadata(databaseUrl, knowledgeKey, DEMO.datasetId, DEMO.documentId),
