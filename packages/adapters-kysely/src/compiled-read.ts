@@ -6,19 +6,19 @@ const SENTINEL = "\u0000service-api-argument-";
 type Plan = {
   sql: string;
   slots: (number | { constant: unknown })[];
-  direct?: (parameters: readonly unknown[]) => unknown[];
+  direct?: ReturnType<DirectExecutor["prepare"]>;
 };
 
 /**
- * Runs compiled statements on a synchronous driver without kysely's per-query promise chain (its
- * connection lock, executor and plugins), which costs more than a point lookup. SQLite provides
- * one; drivers without one run every statement through kysely.
+ * Runs compiled statements without kysely's per-query promise chain (its connection lock, executor
+ * and plugins), which costs more than a point lookup: SQLite runs them synchronously, PostgreSQL as
+ * named statements on its pool. Drivers without one run every statement through kysely.
  */
 export interface DirectExecutor {
   /** False while kysely holds the connection for a transaction: statements then queue behind it. */
   isFree(): boolean;
-  /** A function running `sql` at once with the given parameters, giving its rows (none for a write). */
-  prepare(sql: string): (parameters: readonly unknown[]) => unknown[];
+  /** A function running `sql` with the given parameters, giving its rows (none for a write). */
+  prepare(sql: string): (parameters: readonly unknown[]) => unknown[] | Promise<unknown[]>;
 }
 
 const directExecutors = new WeakMap<Kysely<DatabaseSchema>, DirectExecutor>();
@@ -56,7 +56,7 @@ export function compiledRead<Args extends unknown[], Row>(
     const direct = directExecutors.get(db);
     if (direct?.isFree()) {
       plan.direct ??= direct.prepare(plan.sql);
-      return plan.direct(parameters) as Row[];
+      return (await plan.direct(parameters)) as Row[];
     }
     const { rows } = await db.executeQuery<Row>(CompiledQuery.raw(plan.sql, parameters));
     return rows;

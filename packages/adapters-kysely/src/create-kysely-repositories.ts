@@ -13,10 +13,14 @@ import { KyselyWorkspaceRepository } from "./repositories/kysely-workspace-repos
 import type { DatabaseSchema } from "./schema.js";
 import type { SqlFeatures } from "./sql-features.js";
 
-export function createKyselyRepositories(db: Kysely<DatabaseSchema>, features: SqlFeatures): Repositories {
+export function createKyselyRepositories(
+  db: Kysely<DatabaseSchema>,
+  features: SqlFeatures,
+  knownAccessRevision?: () => number | undefined,
+): Repositories {
   return {
     workspaces: new KyselyWorkspaceRepository(db),
-    apiKeys: new KyselyApiKeyRepository(db),
+    apiKeys: new KyselyApiKeyRepository(db, knownAccessRevision),
     datasets: new KyselyDatasetRepository(db, features),
     documents: new KyselyDocumentRepository(db, features),
     metadata: new KyselyMetadataRepository(db, features),

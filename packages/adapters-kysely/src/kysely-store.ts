@@ -10,6 +10,13 @@ export interface KyselyStoreOptions extends StoreGuard {
   features: SqlFeatures;
   /** The pool's state, for a driver with a pool. */
   connections?: () => ConnectionCounts;
+  /**
+   * The access revision when the driver knows it without a query (PostgreSQL hears of each change);
+   * undefined when it must be read.
+   */
+  knownAccessRevision?: () => number | undefined;
+  /** Run when the store closes, before the database is let go. */
+  onClose?: () => Promise<void>;
 }
 
 /**
@@ -20,7 +27,11 @@ export interface KyselyStoreOptions extends StoreGuard {
  */
 export function kyselyStore(db: Kysely<DatabaseSchema>, options: KyselyStoreOptions): Store {
   const repositories = (executor: Kysely<DatabaseSchema>, inTransaction: boolean) =>
-    guardRepositories(createKyselyRepositories(executor, options.features), options, { inTransaction });
+    guardRepositories(
+      createKyselyRepositories(executor, options.features, options.knownAccessRevision),
+      options,
+      { inTransaction },
+    );
   return {
     repositories: repositories(db, false),
     transaction: (work) =>
@@ -30,6 +41,9 @@ export function kyselyStore(db: Kysely<DatabaseSchema>, options: KyselyStoreOpti
         await sql`select 1`.execute(db);
       }),
     ...(options.connections && { connections: options.connections }),
-    close: () => db.destroy(),
+    close: async () => {
+      await options.onClose?.();
+      await db.destroy();
+    },
   };
 }

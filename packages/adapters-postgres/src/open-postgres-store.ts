@@ -1,9 +1,11 @@
-import { type DatabaseSchema, kyselyStore } from "@service-api/adapters-kysely";
+import { type DatabaseSchema, kyselyStore, runCompiledDirectly } from "@service-api/adapters-kysely";
 import type { Store, StoreMonitor } from "@service-api/ports";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import { Migrator } from "kysely/migration";
 import pg from "pg";
+import { AccessListener, type AccessListenerOptions, DEFAULT_ACCESS_LISTENER } from "./access-listener.js";
 import { postgresMigrations } from "./migrations/index.js";
+import { NamedStatements, namingPool, postgresDirectExecutor } from "./named-statements.js";
 import { postgresFeatures } from "./postgres-features.js";
 import { postgresTypes } from "./postgres-types.js";
 import { isPostgresConflict, isPostgresUnavailable } from "./postgres-unavailability.js";
@@ -18,6 +20,11 @@ export interface PostgresPoolOptions {
   statementTimeoutMs: number;
   /** How long an idle connection is kept, in ms. */
   idleTimeoutMs: number;
+  /**
+   * How many hot statements are sent as named prepared statements, each parsed and planned once per
+   * connection; 0 sends every statement unnamed (for a pooler that cannot keep them).
+   */
+  namedStatements: number;
 }
 
 export const DEFAULT_POOL: PostgresPoolOptions = {
@@ -25,6 +32,7 @@ export const DEFAULT_POOL: PostgresPoolOptions = {
   connectionTimeoutMs: 5_000,
   statementTimeoutMs: 15_000,
   idleTimeoutMs: 30_000,
+  namedStatements: 200,
 };
 
 export interface PostgresStoreOptions {
@@ -35,6 +43,11 @@ export interface PostgresStoreOptions {
   monitor?: StoreMonitor;
   /** Called with every statement run, with its parameters: for diagnostics and tests. */
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
+  /**
+   * How the instance hears of key, app and workspace changes (LISTEN on one more connection), or
+   * false to read the access revision on every authenticated request instead.
+   */
+  accessListener?: Partial<AccessListenerOptions> | false;
 }
 
 /**
@@ -46,8 +59,12 @@ export async function openPostgresStore({
   pool: bounds = {},
   monitor,
   onQuery,
+  accessListener: listening = {},
 }: PostgresStoreOptions): Promise<Store> {
-  const { max, connectionTimeoutMs, statementTimeoutMs, idleTimeoutMs } = { ...DEFAULT_POOL, ...bounds };
+  const { max, connectionTimeoutMs, statementTimeoutMs, idleTimeoutMs, namedStatements } = {
+    ...DEFAULT_POOL,
+    ...bounds,
+  };
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max,
@@ -63,8 +80,9 @@ export async function openPostgresStore({
   const connectionLost = (error: Error) => monitor?.connectionLost(error);
   pool.on("connect", (client) => client.on("error", connectionLost));
   pool.on("error", () => {});
+  const statements = new NamedStatements(namedStatements);
   const db = new Kysely<DatabaseSchema>({
-    dialect: new PostgresDialect({ pool }),
+    dialect: new PostgresDialect({ pool: namingPool(pool, statements) }),
     log: onQuery && ((event) => onQuery(event.query.sql, event.query.parameters)),
   });
   try {
@@ -81,6 +99,12 @@ export async function openPostgresStore({
     await db.destroy();
     throw error;
   }
+  const listener =
+    listening === false
+      ? undefined
+      : new AccessListener(databaseUrl, { ...DEFAULT_ACCESS_LISTENER, ...listening });
+  await listener?.start();
+  runCompiledDirectly(db, postgresDirectExecutor(pool, statements, onQuery));
   return kyselyStore(db, {
     isUnavailable: isPostgresUnavailable,
     isConflict: isPostgresConflict,
@@ -91,6 +115,7 @@ export async function openPostgresStore({
       idle: pool.idleCount,
       waiting: pool.waitingCount,
     }),
+    ...(listener && { knownAccessRevision: () => listener.revision(), onClose: () => listener.close() }),
   });
 }
 

@@ -15,7 +15,8 @@ export interface ApiKeyRepository {
   /**
    * A number that changes whenever a key, an app or a workspace is changed or deleted, in any
    * process sharing the store (recording a key's use aside): while it stays the same, what a key
-   * granted still holds, so it can be kept instead of read again.
+   * granted still holds, so it can be kept instead of read again. A store may show a change a
+   * moment after it commits (PostgreSQL: when its notification arrives), never later than that.
    */
   accessRevision(): Promise<number>;
 }

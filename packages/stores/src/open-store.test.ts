@@ -76,7 +76,13 @@ describe("storeOptionsFromEnvironment", () => {
     const { storeOptionsFromEnvironment } = await import("./store-environment.js");
     expect(storeOptionsFromEnvironment({})).toEqual({
       databaseUrl: "file:./data/service-api.sqlite",
-      pool: { max: 10, connectionTimeoutMs: 5000, statementTimeoutMs: 15000, idleTimeoutMs: 30000 },
+      pool: {
+        max: 10,
+        connectionTimeoutMs: 5000,
+        statementTimeoutMs: 15000,
+        idleTimeoutMs: 30000,
+        namedStatements: 200,
+      },
       sqlite: { mmapSizeBytes: 0, busyTimeoutMs: 5000, synchronous: "normal" },
     });
     expect(
@@ -91,8 +97,9 @@ describe("storeOptionsFromEnvironment", () => {
         DATABASE_URL: "postgres://h/db",
         DATABASE_POOL_MAX: "3",
         DATABASE_STATEMENT_TIMEOUT_MS: "",
+        DATABASE_NAMED_STATEMENTS: "0",
       }).pool,
-    ).toMatchObject({ max: 3, statementTimeoutMs: 15000 });
+    ).toMatchObject({ max: 3, statementTimeoutMs: 15000, namedStatements: 0 });
   });
 
   it("names every bad bound", async () => {

@@ -12,13 +12,14 @@ const POOL_VARIABLES: Record<string, keyof PostgresPoolOptions> = {
   DATABASE_CONNECT_TIMEOUT_MS: "connectionTimeoutMs",
   DATABASE_STATEMENT_TIMEOUT_MS: "statementTimeoutMs",
   DATABASE_IDLE_TIMEOUT_MS: "idleTimeoutMs",
+  DATABASE_NAMED_STATEMENTS: "namedStatements",
 };
 
 export class StoreEnvironmentError extends Error {}
 
 /**
  * `DATABASE_URL`, the pool bounds (`DATABASE_POOL_MAX`, `DATABASE_CONNECT_TIMEOUT_MS`,
- * `DATABASE_STATEMENT_TIMEOUT_MS`, `DATABASE_IDLE_TIMEOUT_MS`) and SQLite's `SQLITE_MMAP_SIZE` (bytes),
+ * `DATABASE_STATEMENT_TIMEOUT_MS`, `DATABASE_IDLE_TIMEOUT_MS`, `DATABASE_NAMED_STATEMENTS`) and SQLite's `SQLITE_MMAP_SIZE` (bytes),
  * `SQLITE_BUSY_TIMEOUT_MS` and `SQLITE_SYNCHRONOUS` (`normal` or `full`) from an environment.
  * Empty means unset.
  */

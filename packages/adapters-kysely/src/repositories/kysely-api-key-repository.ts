@@ -28,7 +28,11 @@ const accessRevision = compiledRead((db) =>
 );
 
 export class KyselyApiKeyRepository implements ApiKeyRepository {
-  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+  constructor(
+    private readonly db: Kysely<DatabaseSchema>,
+    /** The revision when known without a query; undefined (or absent) means read it. */
+    private readonly knownAccessRevision: () => number | undefined = () => undefined,
+  ) {}
 
   async save(key: ApiKey): Promise<void> {
     const row = {
@@ -54,6 +58,8 @@ export class KyselyApiKeyRepository implements ApiKeyRepository {
   }
 
   async accessRevision(): Promise<number> {
+    const known = this.knownAccessRevision();
+    if (known !== undefined) return known;
     const [row] = await accessRevision(this.db);
     if (!row) throw new Error("The access revision is missing: migration 0004 has not run");
     return Number(row.value);

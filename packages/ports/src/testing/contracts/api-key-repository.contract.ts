@@ -77,8 +77,13 @@ export function describeApiKeyRepositoryContract(openStore: OpenStore): void {
       const { workspace, app } = await seed();
       const key = anApiKey(workspace.id, "hash-revision", { kind: "app", appId: app.id });
       await apiKeys.save(key);
+      // A store may hear of a change a moment after it commits (PostgreSQL's notifications): let the
+      // revision settle before taking it as the baseline, and wait for each change to show.
+      const settle = () => new Promise((resolve) => setTimeout(resolve, 150));
+      await settle();
       const seen = [await apiKeys.accessRevision()];
       const expectChanged = async () => {
+        await expect.poll(() => apiKeys.accessRevision(), { timeout: 2_000 }).not.toBe(seen.at(-1));
         const revision = await apiKeys.accessRevision();
         expect(seen).not.toContain(revision);
         seen.push(revision);
@@ -86,6 +91,7 @@ export function describeApiKeyRepositoryContract(openStore: OpenStore): void {
 
       expect(await apiKeys.accessRevision()).toBe(seen[0]);
       await apiKeys.recordUse(key.id, 1_800_000_000);
+      await settle();
       expect(await apiKeys.accessRevision()).toBe(seen[0]);
       await apps.save({ ...app, enableApi: false });
       await expectChanged();
