@@ -11,6 +11,18 @@ export interface ConversationRepository {
   /** Inserts or replaces the variable with this (conversation, id) pair: ids repeat across conversations. */
   saveVariable(variable: ConversationVariable): Promise<void>;
   findVariable(conversationId: string, variableId: string): Promise<ConversationVariable | undefined>;
+  /**
+   * What an update of one variable checks, read together (one statement where the store can): the
+   * app's conversation, the id of the app's end user with this session id (none for a null one),
+   * and the conversation's variable. Each is absent when there is none; nothing is read without
+   * the conversation.
+   */
+  findForVariableUpdate(
+    appId: string,
+    sessionId: string | null,
+    conversationId: string,
+    variableId: string,
+  ): Promise<{ conversation?: Conversation; sessionUserId?: string; variable?: ConversationVariable }>;
   /** The conversation's variables, by name (in code point order) then id. */
   listVariables(conversationId: string): Promise<ConversationVariable[]>;
   /**

@@ -1,4 +1,12 @@
-import type { Chunk, ChunkStats, DisplayStatus, Document, UploadFile } from "@service-api/domain";
+import type {
+  Chunk,
+  ChunkStats,
+  Dataset,
+  DisplayStatus,
+  Document,
+  MetadataEntry,
+  UploadFile,
+} from "@service-api/domain";
 
 /** A document as its list shows it. */
 export interface DocumentListing {
@@ -7,6 +15,17 @@ export interface DocumentListing {
   /** The chunks' hit counts, summed. */
   hitCount: number;
   /** The creator member's name; null when unknown. */
+  creatorName: string | null;
+}
+
+/** A document with all Get Document shows of it. */
+export interface DocumentDetailRecord {
+  document: Document;
+  uploadFile: UploadFile | undefined;
+  chunks: ChunkStats;
+  /** Its values of the dataset's fields, in the fields' order. */
+  values: MetadataEntry[];
+  /** The creator member's name (a member of the dataset's workspace); null when unknown. */
   creatorName: string | null;
 }
 
@@ -34,6 +53,16 @@ export interface DocumentRepository {
   replaceChunks(documentId: string, chunks: readonly Chunk[]): Promise<void>;
   /** The document with this id if it belongs to this dataset; one of another dataset is absent. */
   findInDataset(datasetId: string, documentId: string): Promise<Document | undefined>;
+  /**
+   * The workspace's dataset (absent when the workspace has none of that id) and, when it has one,
+   * its document with everything shown of it (absent when the dataset has no such document), read
+   * together: one statement where the store can.
+   */
+  findDetail(
+    workspaceId: string,
+    datasetId: string,
+    documentId: string,
+  ): Promise<{ dataset: Dataset | undefined; detail: DocumentDetailRecord | undefined }>;
   /** The dataset's documents among these ids, in no particular order; others are left out. */
   findManyInDataset(datasetId: string, documentIds: readonly string[]): Promise<Document[]>;
   /** The uploaded file with this id; absent when the file is gone. */

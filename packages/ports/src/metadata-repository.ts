@@ -1,4 +1,4 @@
-import type { MetadataEntry, MetadataField, MetadataFieldUsage } from "@service-api/domain";
+import type { Dataset, MetadataEntry, MetadataField, MetadataFieldUsage } from "@service-api/domain";
 
 /**
  * Custom metadata fields of datasets and their values on documents. Values are keyed by field id,
@@ -38,4 +38,13 @@ export interface MetadataRepository {
   valuesOfDocuments(documentIds: readonly string[]): Promise<Map<string, MetadataEntry[]>>;
   /** The dataset's fields in creation order, each with the number of documents holding a value (0 if none). */
   listFieldUsage(datasetId: string): Promise<MetadataFieldUsage[]>;
+  /**
+   * The workspace's dataset (absent when the workspace has none of that id), its number of
+   * documents, and its fields as `listFieldUsage` lists them, read together: one statement where
+   * the store can.
+   */
+  findFieldUsage(
+    workspaceId: string,
+    datasetId: string,
+  ): Promise<{ dataset: Dataset | undefined; documentCount: number; fields: MetadataFieldUsage[] }>;
 }

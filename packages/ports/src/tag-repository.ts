@@ -1,4 +1,4 @@
-import type { CountedTag, Tag, TagBinding, TagType } from "@service-api/domain";
+import type { CountedTag, Dataset, Tag, TagBinding, TagType } from "@service-api/domain";
 
 /**
  * Tags of workspaces and their bindings to datasets and apps. A tag's name is unique per
@@ -17,6 +17,15 @@ export interface TagRepository {
   findInWorkspace(workspaceId: string, type: TagType, tagId: string): Promise<CountedTag | undefined>;
   /** The tags among these ids that exist, of any workspace and type, in no particular order. */
   findByIds(ids: readonly string[]): Promise<Tag[]>;
+  /**
+   * The workspace's dataset (absent when it has none of that id) and the tags among `ids` as
+   * `findByIds` finds them, read together: one statement where the store can.
+   */
+  findForBinding(
+    workspaceId: string,
+    datasetId: string,
+    ids: readonly string[],
+  ): Promise<{ dataset: Dataset | undefined; tags: Tag[] }>;
   /** The workspace's tags, by type, name (in code point order), then id. */
   listInWorkspace(workspaceId: string): Promise<Tag[]>;
   /** The workspace's tags of one type with their binding counts, newest first (`createdAt`), then by id. */

@@ -37,6 +37,32 @@ const variableOfConversation = compiledRead((db, conversationId: string, variabl
     .where("id", "=", variableId),
 );
 
+/** The conversation (columns prefixed `conversation_`), its session's end user, and the variable. */
+const forVariableUpdate = compiledRead(
+  (db, appId: string, sessionId: string | null, conversationId: string, variableId: string) =>
+    db
+      .selectFrom("conversations as c")
+      .leftJoin("conversation_variables as v", (join) =>
+        join.onRef("v.conversation_id", "=", "c.id").on("v.id", "=", variableId),
+      )
+      .select([
+        "c.app_id as conversation_app_id",
+        "c.end_user_id as conversation_end_user_id",
+        "c.is_deleted as conversation_is_deleted",
+      ])
+      .selectAll("v")
+      .select((eb) =>
+        eb
+          .selectFrom("end_users")
+          .select("end_users.id")
+          .where("end_users.app_id", "=", appId)
+          .where("end_users.session_id", "=", sessionId as string)
+          .as("session_user_id"),
+      )
+      .where("c.id", "=", conversationId)
+      .where("c.app_id", "=", appId),
+);
+
 /** One statement, so concurrent updates end with one value whole. */
 const setVariableValue = compiledRead(
   (db, conversationId: string, variableId: string, value: string, updatedAt: number) =>
@@ -66,6 +92,26 @@ export class KyselyConversationRepository implements ConversationRepository {
       .values(row)
       .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
       .execute();
+  }
+
+  async findForVariableUpdate(
+    appId: string,
+    sessionId: string | null,
+    conversationId: string,
+    variableId: string,
+  ) {
+    const [row] = await forVariableUpdate(this.db, appId, sessionId, conversationId, variableId);
+    if (!row) return {};
+    return {
+      conversation: conversationFromRow({
+        id: conversationId,
+        app_id: row.conversation_app_id,
+        end_user_id: row.conversation_end_user_id,
+        is_deleted: row.conversation_is_deleted,
+      }),
+      sessionUserId: row.session_user_id ?? undefined,
+      variable: row.id === null ? undefined : variableFromRow(row as Selectable<ConversationVariableTable>),
+    };
   }
 
   async findInApp(appId: string, conversationId: string): Promise<Conversation | undefined> {

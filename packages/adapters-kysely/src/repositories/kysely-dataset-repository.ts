@@ -1,32 +1,11 @@
 import type { DataSourceType, Dataset, DocForm } from "@service-api/domain";
 import type { DatasetFilter, DatasetOverview, DatasetRepository } from "@service-api/ports";
-import { type ExpressionBuilder, type Kysely, type Selectable, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, sql } from "kysely";
 import { compiledRead } from "../compiled-read.js";
-import type { DatabaseSchema, DatasetTable } from "../schema.js";
+import type { DatabaseSchema } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
-import { fromFlag, processRuleFromColumns, toFlag, updateAllBut } from "./rows.js";
-
-type DatasetRow = Selectable<DatasetTable>;
-
-function datasetFromRow(row: DatasetRow): Dataset {
-  const { process_rule_id: ruleId, process_rule_mode: mode, process_rule_rules: rules } = row;
-  return {
-    id: row.id,
-    workspaceId: row.workspace_id,
-    name: row.name,
-    enableApi: fromFlag(row.enable_api),
-    builtInFieldEnabled: fromFlag(row.built_in_field_enabled),
-    processRule:
-      ruleId !== null && mode !== null && rules !== null
-        ? processRuleFromColumns(ruleId, mode, rules)
-        : undefined,
-    description: row.description,
-    createdBy: row.created_by,
-    updatedBy: row.updated_by,
-    createdAt: Number(row.created_at),
-    updatedAt: Number(row.updated_at),
-  };
-}
+import { type DatasetRow, datasetFromRow } from "./dataset-rows.js";
+import { toFlag, updateAllBut } from "./rows.js";
 
 type OverviewRow = DatasetRow & {
   author_name: string | null;

@@ -2,20 +2,12 @@ import type { Chunk, ChunkStats, Document, UploadFile } from "@service-api/domai
 import type { DocumentFilter, DocumentListing, DocumentRepository } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
 import { compiledByCount, compiledRead } from "../compiled-read.js";
-import type { DatabaseSchema, DocumentTable, UploadFileTable } from "../schema.js";
+import type { DatabaseSchema, DocumentTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
+import { readDocumentDetail } from "./document-detail-read.js";
 import { documentFromRow, documentToRow } from "./document-rows.js";
 import { updateAllBut } from "./rows.js";
-
-const uploadFileFromRow = (row: Selectable<UploadFileTable>): UploadFile => ({
-  id: row.id,
-  name: row.name,
-  size: Number(row.size),
-  extension: row.extension,
-  mimeType: row.mime_type,
-  createdBy: row.created_by,
-  createdAt: Number(row.created_at),
-});
+import { FILE_COLUMNS, uploadFileFromColumns, uploadFileFromRow } from "./upload-file-rows.js";
 
 /** Characters as the API counts them: code points, as SQLite's length() does. */
 const characterCount = (text: string) => [...text].length;
@@ -58,30 +50,10 @@ const deleteUnusedFile = compiledRead((db, fileId: string) =>
     ),
 );
 
-/** The upload file's columns, renamed so they sit beside the document's in one row. */
-const FILE_COLUMNS = {
-  "file.id": "file_id",
-  "file.workspace_id": "file_workspace_id",
-  "file.name": "file_name",
-  "file.size": "file_size",
-  "file.extension": "file_extension",
-  "file.mime_type": "file_mime_type",
-  "file.created_by": "file_created_by",
-  "file.created_at": "file_created_at",
-} as const;
-
 function listingFromRow(row: Record<string, unknown>): DocumentListing {
-  const file =
-    row.file_id === null
-      ? undefined
-      : uploadFileFromRow(
-          Object.fromEntries(
-            Object.entries(FILE_COLUMNS).map(([column, alias]) => [column.slice("file.".length), row[alias]]),
-          ) as Selectable<UploadFileTable>,
-        );
   return {
     document: documentFromRow(row as unknown as Selectable<DocumentTable>),
-    uploadFile: file,
+    uploadFile: uploadFileFromColumns(row),
     hitCount: Number(row.hit_count ?? 0),
     creatorName: (row.creator_name as string | null) ?? null,
   };
@@ -173,6 +145,10 @@ export class KyselyDocumentRepository implements DocumentRepository {
   async findInDataset(datasetId: string, documentId: string): Promise<Document | undefined> {
     const [row] = await documentInDataset(this.db, datasetId, documentId);
     return row && documentFromRow(row);
+  }
+
+  findDetail(workspaceId: string, datasetId: string, documentId: string) {
+    return readDocumentDetail(this.db, workspaceId, datasetId, documentId);
   }
 
   async findManyInDataset(datasetId: string, documentIds: readonly string[]): Promise<Document[]> {

@@ -9,6 +9,8 @@ import type { Kysely, Selectable } from "kysely";
 import { compiledByCount, compiledRead } from "../compiled-read.js";
 import type { DatabaseSchema, MetadataFieldTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
+import { DATASET_COLUMNS_PREFIXED, datasetFromPrefixed } from "./dataset-rows.js";
+import { entryFromRow } from "./metadata-rows.js";
 import { updateAllBut } from "./rows.js";
 
 const fieldFromRow = (
@@ -82,6 +84,29 @@ const valuesOfDocuments = compiledByCount((db, count, ...documentIds) =>
     .orderBy("field.position")
     .orderBy("field.id"),
 );
+/** The dataset (columns prefixed `ds_`) with one row per field (at least one row while it exists). */
+const datasetWithFieldUsage = compiledRead((db, workspaceId: string, datasetId: string) =>
+  db
+    .selectFrom("datasets as ds")
+    .leftJoin("metadata_fields as field", "field.dataset_id", "ds.id")
+    .select(DATASET_COLUMNS_PREFIXED as never[])
+    .select(["field.id", "field.name", "field.type", "field.document_count"])
+    .where("ds.id", "=", datasetId)
+    .where("ds.workspace_id", "=", workspaceId)
+    .orderBy("field.created_at")
+    .orderBy("field.position")
+    .orderBy("field.id"),
+) as (...args: unknown[]) => Promise<(Record<string, unknown> & FieldUsageRow)[]>;
+
+type FieldUsageRow = { id: string; name: string; type: string; document_count: number | string };
+
+const usageFromRow = (row: FieldUsageRow): MetadataFieldUsage => ({
+  id: row.id,
+  name: row.name,
+  type: row.type as MetadataFieldType,
+  count: Number(row.document_count),
+});
+
 const fieldUsage = compiledRead((db, datasetId: string) =>
   db
     .selectFrom("metadata_fields")
@@ -91,13 +116,6 @@ const fieldUsage = compiledRead((db, datasetId: string) =>
     .orderBy("position")
     .orderBy("id"),
 );
-
-const entryFromRow = (row: { id: string; name: string; type: string; value: string }): MetadataEntry => ({
-  id: row.id,
-  name: row.name,
-  type: row.type as MetadataFieldType,
-  value: row.value,
-});
 
 export class KyselyMetadataRepository implements MetadataRepository {
   constructor(
@@ -195,14 +213,19 @@ export class KyselyMetadataRepository implements MetadataRepository {
     return values;
   }
 
+  async findFieldUsage(workspaceId: string, datasetId: string) {
+    const rows = await datasetWithFieldUsage(this.db, workspaceId, datasetId);
+    const [first] = rows;
+    if (!first) return { dataset: undefined, documentCount: 0, fields: [] };
+    return {
+      dataset: datasetFromPrefixed(first),
+      documentCount: Number(first.ds_document_count),
+      fields: rows.filter((row) => row.id !== null).map(usageFromRow),
+    };
+  }
+
   async listFieldUsage(datasetId: string): Promise<MetadataFieldUsage[]> {
     // Counters kept by triggers, not a count over the values.
-    const rows = await fieldUsage(this.db, datasetId);
-    return rows.map((row) => ({
-      id: row.id,
-      name: row.name,
-      type: row.type as MetadataFieldType,
-      count: Number(row.document_count),
-    }));
+    return (await fieldUsage(this.db, datasetId)).map(usageFromRow);
   }
 }

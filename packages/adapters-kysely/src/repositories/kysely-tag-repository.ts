@@ -1,9 +1,10 @@
 import type { CountedTag, Tag, TagBinding, TagType } from "@service-api/domain";
 import type { TagRepository } from "@service-api/ports";
-import type { Kysely, Selectable } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import { compiledByCount, compiledRead } from "../compiled-read.js";
 import type { DatabaseSchema, TagTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
+import { DATASET_COLUMNS_PREFIXED, datasetFromPrefixed } from "./dataset-rows.js";
 import { updateAllBut } from "./rows.js";
 
 const tagFromRow = (row: Omit<Selectable<TagTable>, "binding_count">): Tag => ({
@@ -32,6 +33,19 @@ const tagsByIds = compiledByCount((db, count, ...ids) =>
     .selectFrom("tags")
     .selectAll()
     .where("id", "in", ids.slice(0, count) as string[]),
+);
+
+/** The dataset (columns prefixed `ds_`) with one row per tag among the ids (at least one row while it exists). */
+const datasetWithTags = compiledByCount((db, count, workspaceId, datasetId, ...ids) =>
+  db
+    .selectFrom("datasets as ds")
+    .leftJoin("tags as tag", (join) =>
+      count > 0 ? join.on("tag.id", "in", ids.slice(0, count) as string[]) : join.on(sql<boolean>`1 = 0`),
+    )
+    .select(DATASET_COLUMNS_PREFIXED as never[])
+    .select(["tag.id", "tag.workspace_id", "tag.type", "tag.name", "tag.created_at"])
+    .where("ds.id", "=", datasetId as string)
+    .where("ds.workspace_id", "=", workspaceId as string),
 );
 
 const TAG_COLUMNS = ["tags.id", "tags.workspace_id", "tags.type", "tags.name", "tags.created_at"] as const;
@@ -107,6 +121,23 @@ export class KyselyTagRepository implements TagRepository {
   async findInWorkspace(workspaceId: string, type: TagType, tagId: string): Promise<CountedTag | undefined> {
     const [row] = await tagOfKind(this.db, workspaceId, type, tagId);
     return row && countedFromRow(row);
+  }
+
+  async findForBinding(workspaceId: string, datasetId: string, ids: readonly string[]) {
+    const unique = [...new Set(ids)];
+    const rows = (await datasetWithTags(
+      this.db,
+      unique.length,
+      workspaceId,
+      datasetId,
+      ...unique,
+    )) as (Record<string, unknown> & Omit<Selectable<TagTable>, "binding_count">)[];
+    const [first] = rows;
+    if (!first) return { dataset: undefined, tags: [] };
+    return {
+      dataset: datasetFromPrefixed(first),
+      tags: rows.filter((row) => row.id !== null).map(tagFromRow),
+    };
   }
 
   async findByIds(ids: readonly string[]): Promise<Tag[]> {

@@ -18,7 +18,7 @@ async function setup(mode: AppMode = "advanced-chat") {
   await world.conversations.save(conversation);
   const variable = aVariable(conversation.id, { valueType: "number", value: 1, name: "count" });
   await world.conversations.saveVariable(variable);
-  const update = new UpdateConversationVariable(world.endUsers, world.conversations, world.clock);
+  const update = new UpdateConversationVariable(world.conversations, world.clock);
   const input = { app, conversationId: conversation.id, variableId: variable.id, user: "alice", value: 2 };
   const stored = () => world.conversations.findVariable(conversation.id, variable.id);
   return { world, app, conversation, variable, update, input, stored };

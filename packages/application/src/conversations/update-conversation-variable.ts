@@ -9,7 +9,7 @@ import {
   NotFoundError,
   typeMismatchMessage,
 } from "@service-api/domain";
-import type { Clock, ConversationRepository, EndUserRepository } from "@service-api/ports";
+import type { Clock, ConversationRepository } from "@service-api/ports";
 
 export interface UpdateConversationVariableInput {
   app: App;
@@ -24,7 +24,6 @@ export interface UpdateConversationVariableInput {
 /** Update Conversation Variable: sets a variable of the end user's conversation to a value of its type. */
 export class UpdateConversationVariable {
   constructor(
-    private readonly endUsers: EndUserRepository,
     private readonly conversations: ConversationRepository,
     private readonly clock: Clock,
   ) {}
@@ -34,14 +33,20 @@ export class UpdateConversationVariable {
     const { user, value } = ensureVariableUpdate(input);
 
     // A `user` no store can hold (a NUL in it) names no end user; it is not looked up.
-    const endUser = isStorableText(user)
-      ? await this.endUsers.findBySessionId(input.app.id, user)
-      : undefined;
-    const conversation = await this.conversations.findInApp(input.app.id, input.conversationId);
-    if (!endUser || !conversation || conversation.isDeleted || conversation.endUserId !== endUser.id) {
+    const { conversation, sessionUserId, variable } = await this.conversations.findForVariableUpdate(
+      input.app.id,
+      isStorableText(user) ? user : null,
+      input.conversationId,
+      input.variableId,
+    );
+    if (
+      !sessionUserId ||
+      !conversation ||
+      conversation.isDeleted ||
+      conversation.endUserId !== sessionUserId
+    ) {
       throw new NotFoundError("Conversation Not Exists.");
     }
-    const variable = await this.conversations.findVariable(conversation.id, input.variableId);
     if (!variable) throw new NotFoundError("Conversation Variable Not Exists.");
 
     const match = matchVariableType(variable.valueType, value);

@@ -30,7 +30,7 @@ async function setup() {
   const author = aMetadataField(dataset.id, { name: "author" });
   await world.metadata.saveField(author);
   await world.metadata.setValue(document.id, author.id, "Ada");
-  const getDocument = new GetDocument(world.datasets, world.documents, world.metadata, world.workspaces);
+  const getDocument = new GetDocument(world.documents);
   const input = {
     workspaceId: workspace.id,
     datasetId: dataset.id,

@@ -7,12 +7,7 @@ import {
   NotFoundError,
   parseMetadataView,
 } from "@service-api/domain";
-import type {
-  DatasetRepository,
-  DocumentRepository,
-  MetadataRepository,
-  WorkspaceRepository,
-} from "@service-api/ports";
+import type { DocumentRepository } from "@service-api/ports";
 
 export interface GetDocumentInput {
   workspaceId: string;
@@ -22,38 +17,19 @@ export interface GetDocumentInput {
   metadata: string | undefined;
 }
 
-/** Get Document: one document of a dataset, in the requested metadata view. */
+/** Get Document: one document of a dataset, in the requested metadata view, from one read. */
 export class GetDocument {
-  constructor(
-    private readonly datasets: DatasetRepository,
-    private readonly documents: DocumentRepository,
-    private readonly metadata: MetadataRepository,
-    private readonly workspaces: WorkspaceRepository,
-  ) {}
+  constructor(private readonly documents: DocumentRepository) {}
 
   async execute(input: GetDocumentInput): Promise<DocumentView> {
-    const dataset = ensureDatasetServesApi(
-      await this.datasets.findInWorkspace(input.workspaceId, input.datasetId),
-    );
-    const document = await this.documents.findInDataset(dataset.id, input.documentId);
-    if (!document) throw new NotFoundError("Document not found.");
+    const found = await this.documents.findDetail(input.workspaceId, input.datasetId, input.documentId);
+    const dataset = ensureDatasetServesApi(found.dataset);
+    if (!found.detail) throw new NotFoundError("Document not found.");
     const view = parseMetadataView(input.metadata);
-
-    const [uploadFile, chunks, custom] = await Promise.all([
-      document.uploadFileId ? this.documents.findUploadFile(document.uploadFileId) : undefined,
-      this.documents.chunkStats(document.id),
-      this.metadata.valuesOf(document.id),
-    ]);
+    const { document, uploadFile, chunks, values, creatorName } = found.detail;
     const metadata = dataset.builtInFieldEnabled
-      ? [
-          ...custom,
-          ...builtInEntries(document, await this.#uploaderName(dataset.workspaceId, document.createdBy)),
-        ]
-      : custom;
+      ? [...values, ...builtInEntries(document, creatorName)]
+      : values;
     return applyMetadataView(documentDetail({ document, dataset, uploadFile, chunks, metadata }), view);
-  }
-
-  async #uploaderName(workspaceId: string, memberId: string): Promise<string | null> {
-    return (await this.workspaces.findMember(workspaceId, memberId))?.name ?? null;
   }
 }

@@ -15,7 +15,7 @@ async function setup() {
   const year = aMetadataField(dataset.id, { name: "year", type: "number", createdAt: 2 });
   await world.metadata.saveField(author);
   await world.metadata.saveField(year);
-  const list = new ListMetadataFields(world.datasets, world.documents, world.metadata);
+  const list = new ListMetadataFields(world.metadata);
   return {
     world,
     workspace,

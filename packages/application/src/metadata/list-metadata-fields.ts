@@ -1,5 +1,5 @@
 import { builtInFieldUsage, ensureDatasetServesApi, type MetadataFieldUsage } from "@service-api/domain";
-import type { DatasetRepository, DocumentRepository, MetadataRepository } from "@service-api/ports";
+import type { MetadataRepository } from "@service-api/ports";
 
 export interface ListMetadataFieldsInput {
   workspaceId: string;
@@ -13,20 +13,12 @@ export interface MetadataFieldList {
 
 /** List Metadata Fields: custom fields with their document counts, then the built-ins when enabled. */
 export class ListMetadataFields {
-  constructor(
-    private readonly datasets: DatasetRepository,
-    private readonly documents: DocumentRepository,
-    private readonly metadata: MetadataRepository,
-  ) {}
+  constructor(private readonly metadata: MetadataRepository) {}
 
   async execute(input: ListMetadataFieldsInput): Promise<MetadataFieldList> {
-    const dataset = ensureDatasetServesApi(
-      await this.datasets.findInWorkspace(input.workspaceId, input.datasetId),
-    );
-    const custom = await this.metadata.listFieldUsage(dataset.id);
-    const builtIn = dataset.builtInFieldEnabled
-      ? builtInFieldUsage(await this.documents.countInDataset(dataset.id))
-      : [];
-    return { fields: [...custom, ...builtIn], builtInFieldEnabled: dataset.builtInFieldEnabled };
+    const found = await this.metadata.findFieldUsage(input.workspaceId, input.datasetId);
+    const dataset = ensureDatasetServesApi(found.dataset);
+    const builtIn = dataset.builtInFieldEnabled ? builtInFieldUsage(found.documentCount) : [];
+    return { fields: [...found.fields, ...builtIn], builtInFieldEnabled: dataset.builtInFieldEnabled };
   }
 }

@@ -26,7 +26,7 @@ async function setup() {
     remove: new DeleteMetadataField(world.store),
     set: new SetDocumentMetadata(world.store),
     toggle: new ToggleBuiltInFields(world.datasets, world.clock),
-    list: new ListMetadataFields(world.datasets, world.documents, world.metadata),
+    list: new ListMetadataFields(world.metadata),
   };
 }
 

@@ -17,7 +17,7 @@ async function setup() {
     foreign: aTag(foreignWorkspace.id),
   };
   for (const tag of Object.values(tags)) await world.tags.save(tag);
-  const bind = new BindTagsToDataset(world.datasets, world.tags, world.ids, world.clock);
+  const bind = new BindTagsToDataset(world.tags, world.ids, world.clock);
   return { world, workspace, foreignWorkspace, dataset, tags, bind };
 }
 

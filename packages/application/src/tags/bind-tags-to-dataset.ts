@@ -1,5 +1,5 @@
 import { eligibleTagIds, NotFoundError } from "@service-api/domain";
-import type { Clock, DatasetRepository, IdGenerator, TagRepository } from "@service-api/ports";
+import type { Clock, IdGenerator, TagRepository } from "@service-api/ports";
 
 export interface BindTagsToDatasetInput {
   workspaceId: string;
@@ -13,16 +13,18 @@ export interface BindTagsToDatasetInput {
  */
 export class BindTagsToDataset {
   constructor(
-    private readonly datasets: DatasetRepository,
     private readonly tags: TagRepository,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
 
   async execute(input: BindTagsToDatasetInput): Promise<void> {
-    const dataset = await this.datasets.findInWorkspace(input.workspaceId, input.targetId);
+    const { dataset, tags: found } = await this.tags.findForBinding(
+      input.workspaceId,
+      input.targetId,
+      input.tagIds,
+    );
     if (!dataset) throw new NotFoundError("Dataset not found");
-    const found = await this.tags.findByIds(input.tagIds);
     const createdAt = this.clock.nowSeconds();
     const bindings = eligibleTagIds(input.tagIds, found, dataset.workspaceId).map((tagId) => ({
       id: this.ids.next(),

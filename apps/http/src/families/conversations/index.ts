@@ -14,7 +14,7 @@ export const conversationsFamily = defineFamily({
   token: Symbol("ConversationUseCases") as InjectionToken<ConversationUseCases>,
   useCases: ({ repositories: { endUsers, conversations }, clock }) => ({
     listConversationVariables: new ListConversationVariables(endUsers, conversations),
-    updateConversationVariable: new UpdateConversationVariable(endUsers, conversations, clock),
+    updateConversationVariable: new UpdateConversationVariable(conversations, clock),
   }),
   operations: conversationOperations,
 });

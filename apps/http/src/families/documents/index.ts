@@ -14,8 +14,8 @@ export interface DocumentUseCases {
 export const documentsFamily = defineFamily({
   name: "documents",
   token: Symbol("DocumentUseCases") as InjectionToken<DocumentUseCases>,
-  useCases: ({ store, repositories: { datasets, documents, metadata, workspaces }, clock }) => ({
-    getDocument: new GetDocument(datasets, documents, metadata, workspaces),
+  useCases: ({ store, repositories: { documents, metadata }, clock }) => ({
+    getDocument: new GetDocument(documents),
     listDocuments: new ListDocuments(documents, metadata),
     deleteDocument: new DeleteDocument(store),
     updateDocumentStatus: new UpdateDocumentStatus(store, clock),

@@ -25,8 +25,8 @@ export interface MetadataUseCases {
 export const metadataFamily = defineFamily({
   name: "metadata",
   token: Symbol("MetadataUseCases") as InjectionToken<MetadataUseCases>,
-  useCases: ({ store, repositories: { datasets, documents, metadata }, clock, ids }) => ({
-    listMetadataFields: new ListMetadataFields(datasets, documents, metadata),
+  useCases: ({ store, repositories: { datasets, metadata }, clock, ids }) => ({
+    listMetadataFields: new ListMetadataFields(metadata),
     createMetadataField: new CreateMetadataField(store, ids, clock),
     renameMetadataField: new RenameMetadataField(store),
     deleteMetadataField: new DeleteMetadataField(store),

@@ -30,7 +30,7 @@ export const tagsFamily = defineFamily({
     createKnowledgeTag: new CreateKnowledgeTag(store, ids, clock),
     renameKnowledgeTag: new RenameKnowledgeTag(store),
     deleteKnowledgeTag: new DeleteKnowledgeTag(store),
-    bindTagsToDataset: new BindTagsToDataset(datasets, tags, ids, clock),
+    bindTagsToDataset: new BindTagsToDataset(tags, ids, clock),
     unbindTagsFromDataset: new UnbindTagsFromDataset(datasets, tags),
     listDatasetTags: new ListDatasetTags(tags),
   }),

@@ -19,8 +19,41 @@ export function describeConversationRepositoryContract(openStore: OpenStore): vo
       const second = aConversation(app.id, endUser.id, { isDeleted: true });
       await conversations.save(conversation);
       await conversations.save(second);
-      return { app, other, conversation, second };
+      return { app, other, endUser, conversation, second };
     }
+
+    it("reads what a variable update checks together: conversation, session's end user, variable", async () => {
+      const { conversations, endUsers } = repositories();
+      const { app, other, endUser, conversation } = await seed();
+      const variable = aVariable(conversation.id, { valueType: "number", value: 3 });
+      await conversations.saveVariable(variable);
+      const bob = anEndUser(app.id, { sessionId: "bob" });
+      await endUsers.save(bob);
+      const read = (appId: string, session: string | null, conversationId: string, variableId: string) =>
+        conversations.findForVariableUpdate(appId, session, conversationId, variableId);
+
+      expect(await read(app.id, endUser.sessionId, conversation.id, variable.id)).toEqual({
+        conversation,
+        sessionUserId: endUser.id,
+        variable,
+      });
+      expect(await read(app.id, "bob", conversation.id, crypto.randomUUID())).toEqual({
+        conversation,
+        sessionUserId: bob.id,
+        variable: undefined,
+      });
+      expect(await read(app.id, "nobody", conversation.id, variable.id)).toEqual({
+        conversation,
+        sessionUserId: undefined,
+        variable,
+      });
+      expect(await read(app.id, null, conversation.id, variable.id)).toEqual({
+        conversation,
+        sessionUserId: undefined,
+        variable,
+      });
+      expect(await read(other.id, endUser.sessionId, conversation.id, variable.id)).toEqual({});
+    });
 
     it("finds a conversation only in its own app, deleted or not", async () => {
       const { conversations } = repositories();

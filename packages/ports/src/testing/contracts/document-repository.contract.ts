@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { aChunk, aDataset, aDocument, anUploadFile, aWorkspace } from "../fixtures.js";
+import {
+  aChunk,
+  aDataset,
+  aDocument,
+  aMember,
+  aMetadataField,
+  anUploadFile,
+  aWorkspace,
+} from "../fixtures.js";
 import { type OpenStore, useStore } from "./use-store.js";
 
 export function describeDocumentRepositoryContract(openStore: OpenStore): void {
@@ -41,6 +49,76 @@ export function describeDocumentRepositoryContract(openStore: OpenStore): void {
       expect(await documents.findInDataset(dataset.id, document.id)).toEqual(document);
       expect(await documents.findInDataset(other.id, document.id)).toBeUndefined();
       expect(await documents.findInDataset(dataset.id, aDocument(dataset.id).id)).toBeUndefined();
+    });
+
+    it("reads a document's detail with its dataset, file, chunk totals, values and creator together", async () => {
+      const { documents, datasets, metadata, workspaces } = repositories();
+      const { workspace, dataset } = await seedDataset();
+      const creator = aMember(workspace.id, { name: "Grace" });
+      await workspaces.saveMember(creator);
+      const file = anUploadFile(creator.id, { name: "guide.txt", size: 42 });
+      await documents.saveUploadFile(workspace.id, file);
+      const document = aDocument(dataset.id, { uploadFileId: file.id, createdBy: creator.id });
+      await documents.save(document);
+      await documents.saveChunks([
+        aChunk(document.id, { content: "héllo", hitCount: 2 }),
+        aChunk(document.id, { content: "ab", hitCount: 5 }),
+      ]);
+      const year = aMetadataField(dataset.id, { name: "year", type: "number", createdAt: 2 });
+      const author = aMetadataField(dataset.id, { name: "author", createdAt: 1 });
+      const unused = aMetadataField(dataset.id, { name: "unused", createdAt: 3 });
+      for (const field of [year, author, unused]) await metadata.saveField(field);
+      await metadata.setValue(document.id, year.id, "1843");
+      await metadata.setValue(document.id, author.id, "Ada");
+
+      expect(await documents.findDetail(workspace.id, dataset.id, document.id)).toEqual({
+        dataset: await datasets.findInWorkspace(workspace.id, dataset.id),
+        detail: {
+          document,
+          uploadFile: file,
+          chunks: { count: 2, hitCount: 7, characters: 7 },
+          values: [
+            { id: author.id, name: "author", type: "string", value: "Ada" },
+            { id: year.id, name: "year", type: "number", value: "1843" },
+          ],
+          creatorName: "Grace",
+        },
+      });
+    });
+
+    it("reads a detail without file, chunks, values or a creator of the workspace as empty", async () => {
+      const { documents, workspaces } = repositories();
+      const { dataset, workspace } = await seedDataset();
+      const elsewhere = aMember(aWorkspace().id, { name: "Stranger" });
+      await workspaces.save(aWorkspace({ id: elsewhere.workspaceId }));
+      await workspaces.saveMember(elsewhere);
+      const document = aDocument(dataset.id, { uploadFileId: null, createdBy: elsewhere.id });
+      await documents.save(document);
+      const { detail } = await documents.findDetail(workspace.id, dataset.id, document.id);
+      expect(detail).toEqual({
+        document,
+        uploadFile: undefined,
+        chunks: { count: 0, hitCount: 0, characters: 0 },
+        values: [],
+        creatorName: null,
+      });
+    });
+
+    it("reads the dataset without a detail for a document it lacks, and nothing for another workspace's dataset", async () => {
+      const { documents, datasets } = repositories();
+      const { workspace, dataset } = await seedDataset();
+      const other = aDataset(workspace.id);
+      await datasets.save(other);
+      const document = aDocument(other.id);
+      await documents.save(document);
+      expect(await documents.findDetail(workspace.id, dataset.id, document.id)).toEqual({
+        dataset: await datasets.findInWorkspace(workspace.id, dataset.id),
+        detail: undefined,
+      });
+      expect(await documents.findDetail(aWorkspace().id, other.id, document.id)).toEqual({
+        dataset: undefined,
+        detail: undefined,
+      });
     });
 
     it("replaces a document saved again, with its new processing rule", async () => {

@@ -30,6 +30,34 @@ export function describeMetadataRepositoryContract(openStore: OpenStore): void {
       expect(await metadata.listFields(dataset.id)).toEqual([earlier, later]);
     });
 
+    it("reads the workspace's dataset with its document count and field usage together", async () => {
+      const { metadata, datasets } = repositories();
+      const { dataset, other, docs } = await seed();
+      const year = aMetadataField(dataset.id, { name: "year", type: "number", createdAt: 20 });
+      const author = aMetadataField(dataset.id, { name: "author", createdAt: 10 });
+      await metadata.saveField(year);
+      await metadata.saveField(author);
+      await metadata.setValue(docs[0].id, author.id, "Ada");
+      expect(await metadata.findFieldUsage(dataset.workspaceId, dataset.id)).toEqual({
+        dataset: await datasets.findInWorkspace(dataset.workspaceId, dataset.id),
+        documentCount: 2,
+        fields: [
+          { id: author.id, name: "author", type: "string", count: 1 },
+          { id: year.id, name: "year", type: "number", count: 0 },
+        ],
+      });
+      expect(await metadata.findFieldUsage(other.workspaceId, other.id)).toEqual({
+        dataset: await datasets.findInWorkspace(other.workspaceId, other.id),
+        documentCount: 1,
+        fields: [],
+      });
+      expect(await metadata.findFieldUsage(aWorkspace().id, dataset.id)).toEqual({
+        dataset: undefined,
+        documentCount: 0,
+        fields: [],
+      });
+    });
+
     it("refuses a second field with the same name in a dataset", async () => {
       const { metadata } = repositories();
       const { dataset } = await seed();

@@ -37,6 +37,28 @@ export function describeTagRepositoryContract(openStore: OpenStore): void {
       expect(await tags.findByIds([])).toEqual([]);
     });
 
+    it("reads the workspace's dataset with the tags among the ids together", async () => {
+      const { tags, datasets } = repositories();
+      const { dataset, first, second } = await seed();
+      const stored = await datasets.findInWorkspace(dataset.workspaceId, dataset.id);
+      const found = await tags.findForBinding(dataset.workspaceId, dataset.id, [
+        second.id,
+        "unknown",
+        first.id,
+        first.id,
+      ]);
+      expect(found.dataset).toEqual(stored);
+      expect(found.tags.sort((a, b) => a.name.localeCompare(b.name))).toEqual([first, second]);
+      expect(await tags.findForBinding(dataset.workspaceId, dataset.id, [])).toEqual({
+        dataset: stored,
+        tags: [],
+      });
+      expect(await tags.findForBinding(aWorkspace().id, dataset.id, [first.id])).toEqual({
+        dataset: undefined,
+        tags: [],
+      });
+    });
+
     it("binds tags to a target, listed by id", async () => {
       const { tags } = repositories();
       const { dataset, first, second, binding } = await seed();

@@ -63,6 +63,24 @@ export class InMemoryConversationRepository implements ConversationRepository, S
     this.#variables.set(`${variable.conversationId} ${variable.id}`, structuredClone(variable));
   }
 
+  /** Set by the store: the end user of a session, which this repository does not hold. */
+  endUserIdOf: (appId: string, sessionId: string) => Promise<string | undefined> = async () => undefined;
+
+  async findForVariableUpdate(
+    appId: string,
+    sessionId: string | null,
+    conversationId: string,
+    variableId: string,
+  ) {
+    const conversation = await this.findInApp(appId, conversationId);
+    if (!conversation) return {};
+    return {
+      conversation,
+      sessionUserId: sessionId === null ? undefined : await this.endUserIdOf(appId, sessionId),
+      variable: await this.findVariable(conversationId, variableId),
+    };
+  }
+
   async findVariable(conversationId: string, variableId: string): Promise<ConversationVariable | undefined> {
     return structuredClone(this.#variables.get(`${conversationId} ${variableId}`));
   }

@@ -1,6 +1,7 @@
 import {
   type Chunk,
   type ChunkStats,
+  type Dataset,
   type DatasetCounts,
   type Document,
   displayStatus,
@@ -21,6 +22,7 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
   constructor(
     private readonly metadata: InMemoryMetadataRepository,
     private readonly workspaces: InMemoryWorkspaceRepository,
+    private readonly datasetOf: (workspaceId: string, datasetId: string) => Promise<Dataset | undefined>,
   ) {}
 
   snapshot(): unknown {
@@ -87,6 +89,23 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
   async findInDataset(datasetId: string, documentId: string): Promise<Document | undefined> {
     const document = this.#documents.get(documentId);
     return document?.datasetId === datasetId ? structuredClone(document) : undefined;
+  }
+
+  async findDetail(workspaceId: string, datasetId: string, documentId: string) {
+    const dataset = await this.datasetOf(workspaceId, datasetId);
+    const document = dataset && (await this.findInDataset(datasetId, documentId));
+    if (!dataset || !document) return { dataset, detail: undefined };
+    const creator = await this.workspaces.findMember(dataset.workspaceId, document.createdBy);
+    return {
+      dataset,
+      detail: {
+        document,
+        uploadFile: document.uploadFileId ? await this.findUploadFile(document.uploadFileId) : undefined,
+        chunks: this.#stats(document.id),
+        values: await this.metadata.valuesOf(document.id),
+        creatorName: creator?.name ?? null,
+      },
+    };
   }
 
   async findManyInDataset(datasetId: string, documentIds: readonly string[]): Promise<Document[]> {

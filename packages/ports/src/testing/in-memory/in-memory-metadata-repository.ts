@@ -1,4 +1,4 @@
-import type { MetadataEntry, MetadataField, MetadataFieldUsage } from "@service-api/domain";
+import type { Dataset, MetadataEntry, MetadataField, MetadataFieldUsage } from "@service-api/domain";
 import type { MetadataRepository } from "../../metadata-repository.js";
 import type { Snapshotting } from "./snapshotting.js";
 
@@ -87,6 +87,20 @@ export class InMemoryMetadataRepository implements MetadataRepository, Snapshott
 
   async valuesOfDocuments(documentIds: readonly string[]): Promise<Map<string, MetadataEntry[]>> {
     return new Map(await Promise.all(documentIds.map(async (id) => [id, await this.valuesOf(id)] as const)));
+  }
+
+  /** Set by the store: the dataset with its document count, which this repository does not hold. */
+  datasetWithCount: (
+    workspaceId: string,
+    datasetId: string,
+  ) => Promise<{ dataset: Dataset | undefined; documentCount: number }> = async () => ({
+    dataset: undefined,
+    documentCount: 0,
+  });
+
+  async findFieldUsage(workspaceId: string, datasetId: string) {
+    const { dataset, documentCount } = await this.datasetWithCount(workspaceId, datasetId);
+    return { dataset, documentCount, fields: dataset ? await this.listFieldUsage(dataset.id) : [] };
   }
 
   async listFieldUsage(datasetId: string): Promise<MetadataFieldUsage[]> {

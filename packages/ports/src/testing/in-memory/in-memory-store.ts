@@ -22,17 +22,29 @@ export function createInMemoryStore(): Store {
   const workspaces = new InMemoryWorkspaceRepository(access);
   const metadata = new InMemoryMetadataRepository();
   const tags = new InMemoryTagRepository();
-  const documents = new InMemoryDocumentRepository(metadata, workspaces);
+  const documents = new InMemoryDocumentRepository(metadata, workspaces, (workspaceId, datasetId) =>
+    datasets.findInWorkspace(workspaceId, datasetId),
+  );
+  const datasets = new InMemoryDatasetRepository(documents, workspaces, tags);
+  tags.datasetOf = (workspaceId, datasetId) => datasets.findInWorkspace(workspaceId, datasetId);
+  metadata.datasetWithCount = async (workspaceId, datasetId) => {
+    const dataset = await datasets.findInWorkspace(workspaceId, datasetId);
+    return { dataset, documentCount: dataset ? await documents.countInDataset(dataset.id) : 0 };
+  };
+  const endUsers = new InMemoryEndUserRepository();
+  const conversations = new InMemoryConversationRepository();
+  conversations.endUserIdOf = async (appId, sessionId) =>
+    (await endUsers.findBySessionId(appId, sessionId))?.id;
   const repositories = {
     workspaces,
     apiKeys: new InMemoryApiKeyRepository(access),
-    datasets: new InMemoryDatasetRepository(documents, workspaces, tags),
+    datasets,
     documents,
     metadata,
     tags,
     apps: new InMemoryAppRepository(access),
-    endUsers: new InMemoryEndUserRepository(),
-    conversations: new InMemoryConversationRepository(),
+    endUsers,
+    conversations,
     rateLimits: new InMemoryRateLimitRepository(),
   } satisfies Repositories & Record<string, Snapshotting>;
   const all = Object.values(repositories);

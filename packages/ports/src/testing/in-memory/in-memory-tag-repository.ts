@@ -1,4 +1,4 @@
-import type { CountedTag, Tag, TagBinding, TagType } from "@service-api/domain";
+import type { CountedTag, Dataset, Tag, TagBinding, TagType } from "@service-api/domain";
 import type { TagRepository } from "../../tag-repository.js";
 import { byName, byText, type Snapshotting } from "./snapshotting.js";
 
@@ -58,6 +58,14 @@ export class InMemoryTagRepository implements TagRepository, Snapshotting {
   async findInWorkspace(workspaceId: string, type: TagType, tagId: string): Promise<CountedTag | undefined> {
     const tag = this.#tags.get(tagId);
     return tag?.workspaceId === workspaceId && tag.type === type ? this.#counted(tag) : undefined;
+  }
+
+  /** Set by the store: a workspace's dataset, which this repository does not hold. */
+  datasetOf: (workspaceId: string, datasetId: string) => Promise<Dataset | undefined> = async () => undefined;
+
+  async findForBinding(workspaceId: string, datasetId: string, ids: readonly string[]) {
+    const dataset = await this.datasetOf(workspaceId, datasetId);
+    return { dataset, tags: dataset ? await this.findByIds(ids) : [] };
   }
 
   async findByIds(ids: readonly string[]): Promise<Tag[]> {

@@ -1,0 +1,57 @@
+import type { Dataset } from "@service-api/domain";
+import type { Selectable } from "kysely";
+import type { DatasetTable } from "../schema.js";
+import { fromFlag, processRuleFromColumns } from "./rows.js";
+
+export type DatasetRow = Selectable<DatasetTable>;
+
+export function datasetFromRow(row: DatasetRow): Dataset {
+  const { process_rule_id: ruleId, process_rule_mode: mode, process_rule_rules: rules } = row;
+  return {
+    id: row.id,
+    workspaceId: row.workspace_id,
+    name: row.name,
+    enableApi: fromFlag(row.enable_api),
+    builtInFieldEnabled: fromFlag(row.built_in_field_enabled),
+    processRule:
+      ruleId !== null && mode !== null && rules !== null
+        ? processRuleFromColumns(ruleId, mode, rules)
+        : undefined,
+    description: row.description,
+    createdBy: row.created_by,
+    updatedBy: row.updated_by,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+/** Every dataset column; the compiler checks that none is missing. */
+export const DATASET_COLUMNS = Object.keys({
+  id: true,
+  workspace_id: true,
+  name: true,
+  enable_api: true,
+  built_in_field_enabled: true,
+  process_rule_id: true,
+  process_rule_mode: true,
+  process_rule_rules: true,
+  created_at: true,
+  document_count: true,
+  description: true,
+  created_by: true,
+  updated_by: true,
+  updated_at: true,
+  available_document_count: true,
+  word_count: true,
+} satisfies Record<keyof DatasetTable, true>) as (keyof DatasetTable)[];
+
+/** Every column of `datasets as ds`, prefixed `ds_`, to sit beside another table's in one row. */
+export const DATASET_COLUMNS_PREFIXED = DATASET_COLUMNS.map(
+  (column) => `ds.${column} as ds_${column}` as const,
+);
+
+/** The dataset from a row read with `DATASET_COLUMNS_PREFIXED`. */
+export function datasetFromPrefixed(row: Record<string, unknown>): Dataset {
+  const columns = Object.fromEntries(DATASET_COLUMNS.map((column) => [column, row[`ds_${column}`]]));
+  return datasetFromRow(columns as unknown as DatasetRow);
+}
