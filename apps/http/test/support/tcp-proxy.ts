@@ -10,7 +10,11 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+export async function startTcpProxy(
+  target: { host: string; port: number },
+  /** Sees each client connection before it is forwarded (to read what the client sends). */
+  onConnection?: (client: Socket) => void,
+): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   const track = (socket: Socket) => {
     sockets.add(socket);
@@ -21,6 +25,7 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   const forward = (client: Socket) => {
     const upstream = track(connect(target.port, target.host));
     track(client);
+    onConnection?.(client);
     upstream.on("close", () => client.destroy());
     client.on("close", () => upstream.destroy());
     client.pipe(upstream).pipe(client);

@@ -1,0 +1,348 @@
+import { createTestDatabase, requirePostgresForTests } from "@service-api/adapters-postgres/testing";
+import type { Store } from "@service-api/ports";
+import { aDocument, aMetadataField, aTag } from "@service-api/ports/testing";
+import { openStore } from "@service-api/stores";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../src/config.js";
+import { createLogger } from "../src/logger.js";
+import { type RunningServer, startServer } from "../src/server.js";
+import { call } from "./support/http.js";
+import { postgresWireCounter } from "./support/postgres-wire.js";
+import { type SeededWorkspace, seedWorkspace } from "./support/seed.js";
+import { startTcpProxy, type TcpProxy } from "./support/tcp-proxy.js";
+import { TEST_STORE } from "./support/test-database.js";
+
+/**
+ * Round trips to PostgreSQL per request, counted on the wire between the server and the database:
+ * every operation stays at or under its ceiling, so the number cannot creep back.
+ */
+
+const ready = TEST_STORE === "postgres" && (await requirePostgresForTests());
+
+let database: Awaited<ReturnType<typeof createTestDatabase>>;
+let proxy: TcpProxy;
+let running: RunningServer;
+let store: Store;
+let world: SeededWorkspace;
+const wire = postgresWireCounter();
+
+beforeAll(async () => {
+  if (!ready) return;
+  database = await createTestDatabase();
+  store = await openStore({ databaseUrl: database.url });
+  world = await seedWorkspace(store.repositories);
+  const target = new URL(database.url);
+  proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) }, wire.read);
+  const throughProxy = new URL(database.url);
+  throughProxy.port = String(proxy.port);
+  const config = loadConfig({
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATABASE_URL: throughProxy.toString(),
+    // One connection, so a statement prepared once is found prepared by the next request.
+    DATABASE_POOL_MAX: "1",
+    LOG_LEVEL: "silent",
+    SHUTDOWN_DRAIN_MS: "0",
+  });
+  running = await startServer(config, createLogger(config.logLevel));
+});
+
+afterAll(async () => {
+  if (!ready) return;
+  const closing = running.close();
+  running.server.closeIdleConnections();
+  await closing;
+  await store.close();
+  await proxy.close();
+  await database.drop();
+});
+
+const unique = (prefix: string) => `${prefix}_${crypto.randomUUID().slice(0, 8)}`;
+
+/** The spec's five operations: their statements are named and, once prepared, never parsed again. */
+const HOT = new Set([
+  "GET /v1/datasets/{dataset_id}/documents/{document_id}",
+  "PUT /v1/conversations/{conversation_id}/variables/{variable_id}",
+  "POST /v1/datasets/tags/binding",
+  "GET /v1/datasets/{dataset_id}/metadata",
+  "GET /v1/site",
+]);
+
+/**
+ * The goal is one round trip for a read and at most two for a write. Operations above two still
+ * use a transaction (BEGIN and COMMIT are round trips too) or separate reads; their ceiling is
+ * what they take today, so it can only go down.
+ */
+interface Case {
+  operation: string;
+  key: "knowledge" | "app";
+  /** Round trips one request may take at most. */
+  ceiling: number;
+  /** Makes what one request uses up (a tag to delete), before it is sent. */
+  prepare?: () => Promise<string>;
+  request: (prepared: string) => { method: string; path: string; body?: unknown };
+  status: number;
+}
+
+const dataset = () => world.dataset.id;
+const conversationPath = () => `/v1/conversations/${world.conversation.id}/variables`;
+
+const CASES: Case[] = [
+  {
+    operation: "GET /v1/datasets/tags",
+    key: "knowledge",
+    ceiling: 1,
+    status: 200,
+    request: () => ({ method: "GET", path: "/v1/datasets/tags" }),
+  },
+  {
+    operation: "POST /v1/datasets/tags",
+    key: "knowledge",
+    ceiling: 3,
+    status: 200,
+    request: () => ({ method: "POST", path: "/v1/datasets/tags", body: { name: unique("tag") } }),
+  },
+  {
+    operation: "PATCH /v1/datasets/tags",
+    key: "knowledge",
+    ceiling: 4,
+    status: 200,
+    request: () => ({
+      method: "PATCH",
+      path: "/v1/datasets/tags",
+      body: { tag_id: world.knowledgeTags[0]!.id, name: unique("tag") },
+    }),
+  },
+  {
+    operation: "DELETE /v1/datasets/tags",
+    key: "knowledge",
+    ceiling: 4,
+    status: 204,
+    prepare: async () => {
+      const tag = aTag(world.workspace.id, { name: unique("doomed") });
+      await store.repositories.tags.save(tag);
+      return tag.id;
+    },
+    request: (tagId) => ({ method: "DELETE", path: `/v1/datasets/tags?tag_id=${tagId}` }),
+  },
+  {
+    operation: "POST /v1/datasets/tags/binding",
+    key: "knowledge",
+    ceiling: 2,
+    status: 204,
+    request: () => ({
+      method: "POST",
+      path: "/v1/datasets/tags/binding",
+      body: { tag_ids: world.knowledgeTags.map((tag) => tag.id), target_id: dataset() },
+    }),
+  },
+  {
+    operation: "POST /v1/datasets/tags/unbinding",
+    key: "knowledge",
+    ceiling: 3,
+    status: 204,
+    request: () => ({
+      method: "POST",
+      path: "/v1/datasets/tags/unbinding",
+      body: { tag_ids: [world.knowledgeTags[1]!.id], target_id: dataset() },
+    }),
+  },
+  {
+    operation: "GET /v1/datasets/{dataset_id}/tags",
+    key: "knowledge",
+    ceiling: 2,
+    status: 200,
+    request: () => ({ method: "GET", path: `/v1/datasets/${dataset()}/tags` }),
+  },
+  {
+    operation: "GET /v1/datasets/{dataset_id}/metadata",
+    key: "knowledge",
+    ceiling: 1,
+    status: 200,
+    request: () => ({ method: "GET", path: `/v1/datasets/${dataset()}/metadata` }),
+  },
+  {
+    operation: "POST /v1/datasets/{dataset_id}/metadata",
+    key: "knowledge",
+    ceiling: 5,
+    status: 201,
+    request: () => ({
+      method: "POST",
+      path: `/v1/datasets/${dataset()}/metadata`,
+      body: { type: "string", name: unique("field") },
+    }),
+  },
+  {
+    operation: "PATCH /v1/datasets/{dataset_id}/metadata/{metadata_id}",
+    key: "knowledge",
+    ceiling: 6,
+    status: 200,
+    request: () => ({
+      method: "PATCH",
+      path: `/v1/datasets/${dataset()}/metadata/${world.fields.author.id}`,
+      body: { name: unique("field") },
+    }),
+  },
+  {
+    operation: "DELETE /v1/datasets/{dataset_id}/metadata/{metadata_id}",
+    key: "knowledge",
+    ceiling: 6,
+    status: 204,
+    prepare: async () => {
+      const field = aMetadataField(dataset(), { name: unique("doomed") });
+      await store.repositories.metadata.saveField(field);
+      return field.id;
+    },
+    request: (fieldId) => ({ method: "DELETE", path: `/v1/datasets/${dataset()}/metadata/${fieldId}` }),
+  },
+  {
+    operation: "GET /v1/datasets/{dataset_id}/metadata/built-in",
+    key: "knowledge",
+    ceiling: 1,
+    status: 200,
+    request: () => ({ method: "GET", path: `/v1/datasets/${dataset()}/metadata/built-in` }),
+  },
+  {
+    operation: "POST /v1/datasets/{dataset_id}/metadata/built-in/{action}",
+    key: "knowledge",
+    ceiling: 2,
+    status: 200,
+    request: () => ({ method: "POST", path: `/v1/datasets/${dataset()}/metadata/built-in/enable` }),
+  },
+  {
+    operation: "POST /v1/datasets/{dataset_id}/documents/metadata",
+    key: "knowledge",
+    ceiling: 7,
+    status: 200,
+    request: () => ({
+      method: "POST",
+      path: `/v1/datasets/${dataset()}/documents/metadata`,
+      body: {
+        operation_data: [
+          {
+            document_id: world.document.id,
+            partial_update: true,
+            metadata_list: [{ id: world.fields.author.id, name: "author", value: unique("value") }],
+          },
+        ],
+      },
+    }),
+  },
+  {
+    operation: "GET /v1/datasets/{dataset_id}/documents",
+    key: "knowledge",
+    ceiling: 4,
+    status: 200,
+    request: () => ({ method: "GET", path: `/v1/datasets/${dataset()}/documents?page=1&limit=20` }),
+  },
+  {
+    operation: "GET /v1/datasets/{dataset_id}/documents/{document_id}",
+    key: "knowledge",
+    ceiling: 1,
+    status: 200,
+    request: () => ({
+      method: "GET",
+      path: `/v1/datasets/${dataset()}/documents/${world.document.id}?metadata=all`,
+    }),
+  },
+  {
+    operation: "DELETE /v1/datasets/{dataset_id}/documents/{document_id}",
+    key: "knowledge",
+    ceiling: 6,
+    status: 204,
+    prepare: async () => {
+      const document = aDocument(dataset(), { name: unique("doomed"), createdBy: world.member.id });
+      await store.repositories.documents.save(document);
+      return document.id;
+    },
+    request: (documentId) => ({
+      method: "DELETE",
+      path: `/v1/datasets/${dataset()}/documents/${documentId}`,
+    }),
+  },
+  {
+    operation: "PATCH /v1/datasets/{dataset_id}/documents/status/{action}",
+    key: "knowledge",
+    ceiling: 6,
+    status: 200,
+    request: () => ({
+      method: "PATCH",
+      path: `/v1/datasets/${dataset()}/documents/status/enable`,
+      body: { document_ids: [world.second.id] },
+    }),
+  },
+  {
+    operation: "GET /v1/datasets",
+    key: "knowledge",
+    ceiling: 4,
+    status: 200,
+    request: () => ({ method: "GET", path: "/v1/datasets?page=1&limit=20" }),
+  },
+  {
+    operation: "GET /v1/datasets/{dataset_id}",
+    key: "knowledge",
+    ceiling: 3,
+    status: 200,
+    request: () => ({ method: "GET", path: `/v1/datasets/${dataset()}` }),
+  },
+  {
+    operation: "GET /v1/conversations/{conversation_id}/variables",
+    key: "app",
+    ceiling: 3,
+    status: 200,
+    request: () => ({ method: "GET", path: `${conversationPath()}?user=alice` }),
+  },
+  {
+    operation: "PUT /v1/conversations/{conversation_id}/variables/{variable_id}",
+    key: "app",
+    ceiling: 2,
+    status: 200,
+    request: () => ({
+      method: "PUT",
+      path: `${conversationPath()}/${world.variable.id}`,
+      body: { value: unique("coffee"), user: "alice" },
+    }),
+  },
+  {
+    operation: "GET /v1/site",
+    key: "app",
+    ceiling: 1,
+    status: 200,
+    request: () => ({ method: "GET", path: "/v1/site" }),
+  },
+  {
+    operation: "GET /v1/info",
+    key: "app",
+    ceiling: 1,
+    status: 200,
+    request: () => ({ method: "GET", path: "/v1/info" }),
+  },
+  {
+    operation: "GET /v1/meta",
+    key: "app",
+    ceiling: 0,
+    status: 200,
+    request: () => ({ method: "GET", path: "/v1/meta" }),
+  },
+];
+
+describe.runIf(ready)("round trips to PostgreSQL per request", () => {
+  it.each(CASES)("$operation", async (testCase) => {
+    const token = testCase.key === "app" ? world.apps["advanced-chat"].key : world.datasetKey;
+    const send = async () => {
+      const prepared = (await testCase.prepare?.()) ?? "";
+      const { method, path, body } = testCase.request(prepared);
+      wire.take();
+      const response = await call(running.url, method, path, { token, body });
+      expect(response.status, response.text).toBe(testCase.status);
+      return wire.take();
+    };
+    // The first request may record the key's use and prepare statements; the next ones are steady.
+    await send();
+    await send();
+    const steady = await send();
+    expect(steady.roundTrips, steady.parsed.join("\n")).toBeLessThanOrEqual(testCase.ceiling);
+    // The five operations of the spec send only named statements, already prepared on the connection.
+    if (HOT.has(testCase.operation)) expect(steady.parses, steady.parsed.join("\n")).toBe(0);
+  });
+});
