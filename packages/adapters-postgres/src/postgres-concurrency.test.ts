@@ -55,9 +55,11 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
     try {
       const workspace = aWorkspace();
       await first.repositories.workspaces.save(workspace);
+      // The second instance hears of each change when its notification arrives: a moment later.
+      await new Promise((resolve) => setTimeout(resolve, 150));
       const before = await second.repositories.apiKeys.accessRevision();
       await first.repositories.workspaces.save({ ...workspace, status: "archived" });
-      expect(await second.repositories.apiKeys.accessRevision()).not.toBe(before);
+      await expect.poll(() => second.repositories.apiKeys.accessRevision()).not.toBe(before);
 
       // A schema of its own, migrated, where a hand-made TRUNCATE cannot disturb the instances.
       await (await openPostgresStore({ databaseUrl: url })).close();
