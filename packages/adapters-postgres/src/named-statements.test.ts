@@ -1,5 +1,11 @@
+import { aDataset, aDocument, aWorkspace } from "@service-api/ports/testing";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { NamedStatements } from "./named-statements.js";
+import { openPostgresStore } from "./open-postgres-store.js";
+import { createTestDatabase, createTestSchema, requirePostgresForTests } from "./testing/test-databases.js";
+
+const available = await requirePostgresForTests();
 
 describe("NamedStatements", () => {
   it("names each text once, up to its limit, and sends the rest unnamed", () => {
@@ -18,5 +24,43 @@ describe("NamedStatements", () => {
     const statements = new NamedStatements(0);
     expect(statements.claim("select 1")).toBeUndefined();
     expect(statements.config("select 1", [])).toEqual({ text: "select 1", values: [] });
+  });
+});
+
+describe.skipIf(!available)("named statements on PostgreSQL", () => {
+  it("prepare again when a table changes under them (a newer instance migrated), in and out of transactions", async () => {
+    const database = await createTestDatabase();
+    const url = await createTestSchema(database.url);
+    const store = await openPostgresStore({ databaseUrl: url, pool: { max: 4 } });
+    try {
+      const { workspaces, datasets, documents } = store.repositories;
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      const document = aDocument(dataset.id);
+      await documents.save(document);
+      const read = () => documents.findDetail(workspace.id, dataset.id, document.id);
+      const readInTransaction = () =>
+        store.transaction((repositories) =>
+          repositories.documents.findDetail(workspace.id, dataset.id, document.id),
+        );
+      // Every connection prepares the statement (more reads at once than connections).
+      for (let round = 0; round < 3; round++) await Promise.all(Array.from({ length: 8 }, read));
+      await readInTransaction();
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      await client.query("alter table documents add column added_later integer");
+      await client.end();
+
+      // One at a time: a retry that found the next connection's old statement would fail again,
+      // more times than a call is tried.
+      for (const next of [read, read, readInTransaction, read]) {
+        expect((await next()).detail?.document).toEqual(document);
+      }
+    } finally {
+      await store.close();
+      await database.drop();
+    }
   });
 });

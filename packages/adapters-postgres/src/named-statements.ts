@@ -1,35 +1,54 @@
 import type { DirectExecutor } from "@service-api/adapters-kysely";
 import type pg from "pg";
+import { isStalePlan } from "./postgres-unavailability.js";
 
 /**
  * Names for the hot statements, so each connection parses and plans them once and then only binds
  * and executes them. Only statements compiled once (`compiledRead`) ask for a name, and at most
  * `limit` texts get one: PostgreSQL keeps a named statement for the life of its connection.
+ * When a table changes under a prepared statement (a newer instance migrated), every name is
+ * renewed, so each connection prepares its statements again; the failed call runs again
+ * (`isPostgresConflict`).
  */
 export class NamedStatements {
-  readonly #names = new Map<string, string>();
+  /** Text → its number; the name also carries the generation. */
+  readonly #numbers = new Map<string, number>();
+  #generation = 1;
 
   constructor(readonly limit: number) {}
 
   /** A name for `text`, kept for good; undefined once `limit` names are given. */
   claim(text: string): string | undefined {
-    let name = this.#names.get(text);
-    if (name === undefined && this.#names.size < this.limit) {
-      name = `service_api_${this.#names.size + 1}`;
-      this.#names.set(text, name);
+    if (!this.#numbers.has(text) && this.#numbers.size < this.limit) {
+      this.#numbers.set(text, this.#numbers.size + 1);
     }
-    return name;
+    return this.#nameOf(text);
   }
 
   /** The query to send: named when the text has a name. */
   config(text: string, values: readonly unknown[]): pg.QueryConfig {
-    const name = this.#names.get(text);
+    const name = this.#nameOf(text);
     return name === undefined ? { text, values: [...values] } : { name, text, values: [...values] };
+  }
+
+  /** Sends `text` with `send`; a stale plan renews every name before the error goes on. */
+  async send<T>(text: string, values: readonly unknown[], send: (query: pg.QueryConfig) => Promise<T>) {
+    try {
+      return await send(this.config(text, values));
+    } catch (error) {
+      if (isStalePlan(error)) this.#generation += 1;
+      throw error;
+    }
   }
 
   /** How many texts have a name. */
   get size(): number {
-    return this.#names.size;
+    return this.#numbers.size;
+  }
+
+  #nameOf(text: string): string | undefined {
+    const number = this.#numbers.get(text);
+    return number === undefined ? undefined : `service_api_${this.#generation}_${number}`;
   }
 }
 
@@ -48,7 +67,7 @@ export function postgresDirectExecutor(
       statements.claim(sql);
       return async (parameters) => {
         onQuery?.(sql, parameters);
-        return (await pool.query(statements.config(sql, parameters))).rows;
+        return (await statements.send(sql, parameters, (query) => pool.query(query))).rows;
       };
     },
   };
@@ -64,10 +83,12 @@ export function namingPool(pool: pg.Pool, statements: NamedStatements): pg.Pool 
     return new Proxy(client, {
       get(target, property, receiver) {
         if (property !== "query") return Reflect.get(target, property, receiver);
-        return (text: unknown, values?: unknown[]) =>
-          typeof text === "string"
-            ? target.query(statements.config(text, values ?? []))
-            : target.query(text as never);
+        return (...args: Parameters<pg.PoolClient["query"]>) =>
+          typeof args[0] === "string"
+            ? statements.send(args[0], (args[1] as unknown[] | undefined) ?? [], (query) =>
+                target.query(query),
+              )
+            : target.query(...args);
       },
     });
   };

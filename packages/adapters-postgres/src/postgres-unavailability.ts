@@ -43,7 +43,25 @@ export function isPostgresUnavailable(error: unknown): boolean {
   return CONNECTION_MESSAGES.some((message) => error.message.includes(message));
 }
 
-/** Whether a pg error is a conflict with a concurrent transaction, which running it again resolves. */
+/**
+ * Whether a named statement's plan no longer fits its tables (a column added or dropped since the
+ * connection prepared it, by a migration of a newer instance): prepared again, it runs.
+ */
+export function isStalePlan(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error as { code?: unknown }).code === "0A000" &&
+    error.message.includes("cached plan must not change result type")
+  );
+}
+
+/**
+ * Whether running the work again resolves a pg error: a conflict with a concurrent transaction,
+ * or a stale plan (`NamedStatements` names its statements afresh when it sees one).
+ */
 export function isPostgresConflict(error: unknown): boolean {
-  return error instanceof Error && CONFLICT_CODES.has((error as { code?: unknown }).code as string);
+  return (
+    (error instanceof Error && CONFLICT_CODES.has((error as { code?: unknown }).code as string)) ||
+    isStalePlan(error)
+  );
 }
