@@ -78,6 +78,12 @@ async function readEverything(): Promise<void> {
   await metadata.valuesOf(document.id);
   await metadata.listFieldUsage(dataset.id);
   await tags.findByIds([tag.id]);
+  // One read per request: what Get Document, List Metadata Fields, Create Tag Binding and Update
+  // Conversation Variable read, each in one statement.
+  await documents.findDetail(workspace.id, dataset.id, document.id);
+  await metadata.findFieldUsage(workspace.id, dataset.id);
+  await tags.findForBinding(workspace.id, dataset.id, [tag.id]);
+  await conversations.findForVariableUpdate(app.id, endUser.sessionId, conversation.id, variable.id);
   await tags.bind([
     { id: "b", workspaceId: workspace.id, tagId: tag.id, targetId: dataset.id, createdAt: 1 },
   ]);

@@ -23,19 +23,6 @@ const detailOfDocument = compiledRead((db, workspaceId: string, datasetId: strin
     .leftJoin("members as creator", (join) =>
       join.onRef("creator.id", "=", "doc.created_by").onRef("creator.workspace_id", "=", "ds.workspace_id"),
     )
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom("chunks")
-          .select((inner) => [
-            inner.fn.countAll<number>().as("count"),
-            inner.fn.coalesce(inner.fn.sum<number>("hit_count"), inner.lit(0)).as("hits"),
-            inner.fn.coalesce(inner.fn.sum<number>("char_count"), inner.lit(0)).as("characters"),
-          ])
-          .where("document_id", "=", documentId)
-          .as("stats"),
-      (join) => join.onTrue(),
-    )
     .leftJoin("document_metadata_values as value", "value.document_id", "doc.id")
     .leftJoin("metadata_fields as field", "field.id", "value.field_id")
     .select(DATASET_COLUMNS_PREFIXED as never[])
@@ -43,14 +30,26 @@ const detailOfDocument = compiledRead((db, workspaceId: string, datasetId: strin
     .select(Object.entries(FILE_COLUMNS).map(([column, alias]) => `${column} as ${alias}`) as never[])
     .select([
       "creator.name as creator_name",
-      "stats.count as chunk_count",
-      "stats.hits as chunk_hits",
-      "stats.characters as chunk_characters",
       "field.id as field_id",
       "field.name as field_name",
       "field.type as field_type",
       "value.value as field_value",
     ])
+    .select((eb) => {
+      // Three lookups of the document's chunks by index; a joined aggregate would be a scan of its result.
+      const ofChunks = () => eb.selectFrom("chunks").where("chunks.document_id", "=", documentId);
+      return [
+        ofChunks()
+          .select((inner) => inner.fn.countAll<number>().as("count"))
+          .as("chunk_count"),
+        ofChunks()
+          .select((inner) => inner.fn.sum<number>("chunks.hit_count").as("hits"))
+          .as("chunk_hits"),
+        ofChunks()
+          .select((inner) => inner.fn.sum<number>("chunks.char_count").as("characters"))
+          .as("chunk_characters"),
+      ];
+    })
     .where("ds.id", "=", datasetId)
     .where("ds.workspace_id", "=", workspaceId)
     .orderBy("field.created_at")
