@@ -1,7 +1,7 @@
 import type { RateLimitRepository } from "@service-api/ports";
 import type { Store } from "express-rate-limit";
 import type { Logger } from "pino";
-import { RedisStore } from "rate-limit-redis";
+import { RedisStore, type SendCommandFn } from "rate-limit-redis";
 import { createClient } from "redis";
 import { DatabaseRateLimitStore } from "./database-rate-limit-store.js";
 import { FailOpenStore, LimitStoreHealth } from "./fail-open-store.js";
@@ -16,24 +16,45 @@ export interface LimitStores {
   close(): Promise<void>;
 }
 
+/** How long the Redis client tries to connect before it counts as unreachable. */
+const CONNECT_TIMEOUT_MS = 1_000;
+
+/** Settles when the client has connected or `ms` have passed, whichever comes first; never fails. */
+function firstConnection(connecting: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref();
+    const settle = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    connecting.then(settle, settle);
+  });
+}
+
 /** Counts in Redis: every instance given the same `REDIS_URL` shares them. */
 export function redisLimitStores(redisUrl: string, logger: Logger): LimitStores {
   const client = createClient({
     url: redisUrl,
     // Fail at once while disconnected rather than queue: a limit must never hold a request up.
     disableOfflineQueue: true,
-    socket: { connectTimeout: 1_000, reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000) },
+    socket: {
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      reconnectStrategy: (retries) => Math.min(100 * 2 ** retries, 2_000),
+    },
   });
   // An unheard "error" event would end the process; the fail-open store reports failures once.
   client.on("error", () => {});
-  client.connect().catch(() => {});
+  const starting = firstConnection(client.connect(), CONNECT_TIMEOUT_MS);
+  // Commands sent while the first connection is made wait for it, so the requests that arrive right
+  // after the server starts are counted rather than let through; later, a lost connection fails fast.
+  const sendCommand: SendCommandFn = async (...command) => {
+    await starting;
+    return client.sendCommand(command);
+  };
   const health = new LimitStoreHealth(logger);
   return {
-    create: (prefix) =>
-      new FailOpenStore(
-        new RedisStore({ prefix, sendCommand: (...command: string[]) => client.sendCommand(command) }),
-        health,
-      ),
+    create: (prefix) => new FailOpenStore(new RedisStore({ prefix, sendCommand }), health),
     close: async () => {
       client.destroy();
     },
