@@ -100,11 +100,11 @@ describe("GET /v1/info", () => {
     const third = await newTag("third");
     await bind(app.id, [first.id, second.id, third.id]);
     expect((await info(key)).body.tags).toEqual(["first", "second", "third"]);
-    await repositories.tags.rename(first.id, "zz-renamed");
+    await repositories.tags.rename(world.workspace.id, "app", first.id, "zz-renamed");
     expect((await info(key)).body.tags).toEqual(["second", "third", "zz-renamed"]);
     await repositories.tags.unbind(app.id, [second.id]);
     expect((await info(key)).body.tags).toEqual(["third", "zz-renamed"]);
-    await repositories.tags.delete(third.id);
+    await repositories.tags.delete(world.workspace.id, "app", third.id);
     expect((await info(key)).body.tags).toEqual(["zz-renamed"]);
   });
 

@@ -305,6 +305,75 @@ describe.runIf(TEST_STORE === "postgres")(
       });
     });
 
+    it("keeps each field's count equal to a recount when value writes, field deletes and document deletes race through both", async () => {
+      const dataset = await newDataset();
+      const path = `/v1/datasets/${dataset.id}`;
+      const documents = Array.from({ length: 12 }, (_, index) =>
+        aDocument(dataset.id, { position: index + 1 }),
+      );
+      for (const document of documents) await store.repositories.documents.save(document);
+      const fields = Array.from({ length: 4 }, (_, index) =>
+        aMetadataField(dataset.id, { name: `f${index}`, createdAt: 1_700_000_000 + index }),
+      );
+      for (const field of fields) await store.repositories.metadata.saveField(field);
+      for (const document of documents.slice(0, 6))
+        await store.repositories.metadata.setValue(document.id, fields[0]!.id, "seeded");
+
+      const writes = documents.map((document, index) => ({
+        method: "POST",
+        path: `${path}/documents/metadata`,
+        body: {
+          operation_data: [
+            {
+              document_id: document.id,
+              metadata_list: fields.map((field) => ({ id: field.id, name: field.name, value: `v${index}` })),
+              partial_update: index % 2 === 0,
+            },
+          ],
+        },
+      }));
+      const deletes = [
+        ...fields.slice(0, 2).map((field) => ({ method: "DELETE", path: `${path}/metadata/${field.id}` })),
+        ...documents
+          .slice(0, 4)
+          .map((document) => ({ method: "DELETE", path: `${path}/documents/${document.id}` })),
+      ];
+      const requests = [...writes, ...deletes].map((request, index, all) => ({
+        request,
+        key: (index * 7) % all.length,
+      }));
+      requests.sort((left, right) => left.key - right.key);
+      const responses = await race(requests.map(({ request }) => request));
+
+      for (const [index, response] of responses.entries()) {
+        const { request } = requests[index]!;
+        // A write that read after a delete is 404 for what went; nothing is a 500 or a 503.
+        if (request.method === "POST") expect([200, 404], response.text).toContain(response.status);
+        else expect(response.status, response.text).toBe(204);
+      }
+      const remaining = documents.slice(4);
+      const recount = new Map<string, number>();
+      for (const document of remaining)
+        for (const entry of await store.repositories.metadata.valuesOf(document.id))
+          recount.set(entry.id, (recount.get(entry.id) ?? 0) + 1);
+      const listed = await send(1, "GET", `${path}/metadata`);
+      expect(listed.body.doc_metadata).toEqual(
+        fields.slice(2).map((field) => ({
+          id: field.id,
+          name: field.name,
+          type: "string",
+          count: recount.get(field.id) ?? 0,
+        })),
+      );
+      // A remaining document's write that answered 200 landed whole; one that answered 404 wrote nothing.
+      for (const [index, document] of remaining.entries()) {
+        const write = responses[requests.findIndex(({ request }) => request === writes[index + 4])]!;
+        expect((await store.repositories.metadata.valuesOf(document.id)).map((entry) => entry.value)).toEqual(
+          write.status === 200 ? fields.slice(2).map(() => `v${index + 4}`) : [],
+        );
+      }
+    });
+
     describe("dataset counters", () => {
       /** A dataset of thirty documents, each with its own word count, some disabled, archived or indexing. */
       async function datasetOfDocuments() {

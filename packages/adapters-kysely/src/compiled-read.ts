@@ -1,5 +1,6 @@
 import { type Compilable, CompiledQuery, type Kysely } from "kysely";
 import type { DatabaseSchema } from "./schema.js";
+import type { SqlFeatures } from "./sql-features.js";
 
 const SENTINEL = "\u0000service-api-argument-";
 
@@ -60,6 +61,24 @@ export function compiledRead<Args extends unknown[], Row>(
     }
     const { rows } = await db.executeQuery<Row>(CompiledQuery.raw(plan.sql, parameters));
     return rows;
+  };
+}
+
+/**
+ * A compiled read whose query depends on the database's features (its SQL dialect's helpers): one
+ * per features object, so repositories made for each transaction share the plans.
+ */
+export function compiledReadWith<Args extends unknown[], Row>(
+  build: (db: Kysely<DatabaseSchema>, features: SqlFeatures, ...args: Args) => Compilable<Row>,
+) {
+  const byFeatures = new WeakMap<SqlFeatures, ReturnType<typeof compiledRead<Args, Row>>>();
+  return (features: SqlFeatures) => {
+    let read = byFeatures.get(features);
+    if (!read) {
+      read = compiledRead<Args, Row>((db, ...args) => build(db, features, ...args));
+      byFeatures.set(features, read);
+    }
+    return read;
   };
 }
 

@@ -10,6 +10,7 @@ import { KyselyMetadataRepository } from "./repositories/kysely-metadata-reposit
 import { KyselyRateLimitRepository } from "./repositories/kysely-rate-limit-repository.js";
 import { KyselyTagRepository } from "./repositories/kysely-tag-repository.js";
 import { KyselyWorkspaceRepository } from "./repositories/kysely-workspace-repository.js";
+import { readSeparately } from "./repositories/separate-reads.js";
 import type { DatabaseSchema } from "./schema.js";
 import type { SqlFeatures } from "./sql-features.js";
 
@@ -18,7 +19,7 @@ export function createKyselyRepositories(
   features: SqlFeatures,
   knownAccessRevision?: () => number | undefined,
 ): Repositories {
-  return {
+  const repositories: Repositories = {
     workspaces: new KyselyWorkspaceRepository(db),
     apiKeys: new KyselyApiKeyRepository(db, knownAccessRevision),
     datasets: new KyselyDatasetRepository(db, features),
@@ -30,4 +31,6 @@ export function createKyselyRepositories(
     conversations: new KyselyConversationRepository(db, features),
     rateLimits: new KyselyRateLimitRepository(db),
   };
+  if (!features.gathersReads) readSeparately(repositories);
+  return repositories;
 }

@@ -1,4 +1,4 @@
-import type { RawBuilder } from "kysely";
+import type { Expression, RawBuilder } from "kysely";
 
 /** What the repositories' SQL needs to know of the database under them. */
 export interface SqlFeatures {
@@ -15,6 +15,21 @@ export interface SqlFeatures {
   documentNameSearch(keyword: string): RawBuilder<boolean> | undefined;
   /** Whether `SELECT … FOR UPDATE` locks rows (PostgreSQL); elsewhere writes are serial already. */
   locksRows: boolean;
+  /**
+   * Whether a request's reads of several tables go as one statement (PostgreSQL: each statement is
+   * a round trip). Where false (SQLite, in process), they go as separate single-table statements,
+   * which SQLite runs faster (`readSeparately`).
+   */
+  gathersReads: boolean;
+  /** Whether a WITH may hold INSERT, UPDATE or DELETE (PostgreSQL): several writes in one statement. */
+  modifyingCtes: boolean;
+  /**
+   * The rows of a sub-select as one JSON array of objects, in its order (`[]` for none): rows of
+   * another table read in the same statement. The driver may answer it parsed or as text.
+   */
+  jsonArrayFrom(query: Expression<unknown>): RawBuilder<unknown>;
+  /** Whether an error is a foreign key's refusal. */
+  isForeignKeyViolation(error: unknown): boolean;
   /** Whether an error is a unique constraint's refusal. */
   isUniqueViolation(error: unknown): boolean;
 }

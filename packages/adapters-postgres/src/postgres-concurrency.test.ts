@@ -2,6 +2,8 @@ import type { Store } from "@service-api/ports";
 import {
   aConversation,
   aDataset,
+  aDocument,
+  aMetadataField,
   anApp,
   anEndUser,
   aTag,
@@ -105,6 +107,61 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
       expect((await tags.boundTagIds(dataset.id)).sort()).toEqual(tagList.map((tag) => tag.id).sort());
     } finally {
       await closeAll(stores);
+    }
+  });
+
+  it("skips a value whose field was deleted while the value write waited for the dataset's lock", async () => {
+    const url = await createTestSchema(database.url);
+    const store = await openPostgresStore({ databaseUrl: url });
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      const { workspaces, datasets, documents, metadata } = store.repositories;
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      const document = aDocument(dataset.id);
+      await documents.save(document);
+      const [gone, kept] = [
+        aMetadataField(dataset.id, { name: "gone" }),
+        aMetadataField(dataset.id, { name: "kept" }),
+      ];
+      for (const field of [gone, kept]) await metadata.createField(field);
+
+      // Another instance deletes the field, holding the dataset's lock first as a field delete does.
+      await other.query("begin");
+      await other.query("select id from datasets where id = $1 for update", [dataset.id]);
+      const writing = metadata.writeValues(dataset.id, [
+        {
+          documentId: document.id,
+          replaceAll: false,
+          set: [
+            [gone.id, "x"],
+            [kept.id, "y"],
+          ],
+          clear: [],
+        },
+      ]);
+      // The write has taken its snapshot and waits for the lock.
+      await expect
+        .poll(async () => {
+          const { rows } = await other.query(
+            "select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+          );
+          return rows[0].waiting;
+        })
+        .toBeGreaterThan(0);
+      await other.query("delete from metadata_fields where id = $1", [gone.id]);
+      await other.query("commit");
+
+      await writing;
+      expect(await metadata.valuesOf(document.id)).toEqual([
+        { id: kept.id, name: "kept", type: "string", value: "y" },
+      ]);
+    } finally {
+      await other.end();
+      await store.close();
     }
   });
 

@@ -1,5 +1,6 @@
 import type { SqlFeatures } from "@service-api/adapters-kysely";
 import { sql } from "kysely";
+import { jsonArrayFrom } from "kysely/helpers/postgres";
 
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const LOWER = "abcdefghijklmnopqrstuvwxyz";
@@ -17,5 +18,9 @@ export const postgresFeatures: SqlFeatures = {
     return sql<boolean>`documents.name ilike ${pattern}`;
   },
   locksRows: true,
+  gathersReads: true,
+  modifyingCtes: true,
+  jsonArrayFrom,
+  isForeignKeyViolation: (error) => (error as { code?: unknown } | null)?.code === "23503",
   isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === "23505",
 };

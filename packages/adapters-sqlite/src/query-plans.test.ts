@@ -182,9 +182,11 @@ describe("SQLite query plans", () => {
           .all(...(parameters as unknown[]))
           .map((step) => (step as { detail: string }).detail),
       );
-      expect(plans).toHaveLength(2);
-      for (const plan of plans)
-        expect(plan.some((detail) => /SCAN document_names VIRTUAL TABLE INDEX/.test(detail))).toBe(true);
+      // The page and, in a sub-select, its total search the index; the page's values follow apart.
+      const searches = plans.map(
+        (plan) => plan.filter((detail) => /SCAN document_names VIRTUAL TABLE INDEX/.test(detail)).length,
+      );
+      expect(searches).toEqual([2, 0]);
     } finally {
       database.close();
     }

@@ -1,5 +1,6 @@
 import type { SqlFeatures } from "@service-api/adapters-kysely";
 import { sql } from "kysely";
+import { jsonArrayFrom } from "kysely/helpers/sqlite";
 
 /**
  * SQLite's answers: `lower()` folds ASCII letters only, and `instr` finds a substring with no
@@ -16,6 +17,11 @@ export const sqliteFeatures: SqlFeatures = {
       where document_names match ${phrase})`;
   },
   locksRows: false,
+  gathersReads: false,
+  modifyingCtes: false,
+  jsonArrayFrom: (query) => jsonArrayFrom(query as never),
+  isForeignKeyViolation: (error) =>
+    (error as { code?: unknown } | null)?.code === "SQLITE_CONSTRAINT_FOREIGNKEY",
   isUniqueViolation: (error) => {
     const code = (error as { code?: unknown } | null)?.code;
     return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";

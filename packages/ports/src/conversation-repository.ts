@@ -12,16 +12,16 @@ export interface ConversationRepository {
   saveVariable(variable: ConversationVariable): Promise<void>;
   findVariable(conversationId: string, variableId: string): Promise<ConversationVariable | undefined>;
   /**
-   * What an update of one variable checks, read together (one statement where the store can): the
-   * app's conversation, the id of the app's end user with this session id (none for a null one),
-   * and the conversation's variable. Each is absent when there is none; nothing is read without
-   * the conversation.
+   * What a request on a conversation's variables checks (an update of one, a page after one), read
+   * together (one statement where the store can): the app's conversation, the id of the app's end
+   * user with this session id (none for a null one), and the conversation's variable (none for a
+   * null id). Each is absent when there is none; nothing is read without the conversation.
    */
   findForVariableUpdate(
     appId: string,
     sessionId: string | null,
     conversationId: string,
-    variableId: string,
+    variableId: string | null,
   ): Promise<{ conversation?: Conversation; sessionUserId?: string; variable?: ConversationVariable }>;
   /** The conversation's variables, by name (in code point order) then id. */
   listVariables(conversationId: string): Promise<ConversationVariable[]>;

@@ -1,6 +1,13 @@
-import type { DataSourceType, Dataset, DatasetCounts, DocForm } from "@service-api/domain";
+import type {
+  DataSourceType,
+  Dataset,
+  DatasetCounts,
+  DocForm,
+  MetadataField,
+  Tag,
+} from "@service-api/domain";
 
-/** A dataset with what the store knows around it: its counts, first document and creator. */
+/** A dataset with what the store knows around it: counts, first document, creator, tags and fields. */
 export interface DatasetOverview {
   dataset: Dataset;
   counts: DatasetCounts;
@@ -8,6 +15,10 @@ export interface DatasetOverview {
   firstDocument: { dataSourceType: DataSourceType; docForm: DocForm } | undefined;
   /** The creator member's name; null when unknown. */
   authorName: string | null;
+  /** The knowledge tags bound to it, by name (in code point order), then id. */
+  tags: Tag[];
+  /** Its custom metadata fields, in creation order. */
+  fields: MetadataField[];
 }
 
 /** Which datasets a list holds. */
@@ -26,11 +37,11 @@ export interface DatasetRepository {
   findInWorkspace(workspaceId: string, datasetId: string): Promise<Dataset | undefined>;
   /** The workspace's datasets, oldest first (then by id). */
   listInWorkspace(workspaceId: string): Promise<Dataset[]>;
-  /** The dataset's overview if it belongs to this workspace. */
+  /** The dataset's overview if it belongs to this workspace: one statement where the store can. */
   findOverview(workspaceId: string, datasetId: string): Promise<DatasetOverview | undefined>;
   /**
    * A page of the workspace's datasets matching `filter`, newest first (`createdAt`), then by id,
-   * and how many match in all.
+   * and how many match in all: one statement where the store can.
    */
   listPage(
     workspaceId: string,

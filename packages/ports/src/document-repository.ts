@@ -16,6 +16,8 @@ export interface DocumentListing {
   hitCount: number;
   /** The creator member's name; null when unknown. */
   creatorName: string | null;
+  /** Its custom values, one per field holding one, in the fields' creation order. */
+  values: MetadataEntry[];
 }
 
 /** A document with all Get Document shows of it. */
@@ -71,7 +73,7 @@ export interface DocumentRepository {
   listInDataset(datasetId: string): Promise<Document[]>;
   /**
    * A page of the dataset's documents matching `filter`, newest first (`createdAt`), then by
-   * position descending, then id; and how many match in all.
+   * position descending, then id; and how many match in all: one statement where the store can.
    */
   listPage(
     datasetId: string,
@@ -86,8 +88,10 @@ export interface DocumentRepository {
   /** Number of documents in the dataset. */
   countInDataset(datasetId: string): Promise<number>;
   /**
-   * Deletes the document with its chunks and metadata values, and its uploaded file unless another
-   * document uses it. Other documents keep their positions. False when it was not there.
+   * Deletes the dataset's document with its chunks and metadata values, and its uploaded file unless
+   * another document uses it, when its archived flag is `expected.archived`: one statement where the
+   * store can, taking the dataset's lock first where rows lock. Other documents keep their
+   * positions. False when it deleted nothing (no such document, or its flag differs).
    */
-  delete(documentId: string): Promise<boolean>;
+  delete(datasetId: string, documentId: string, expected: { archived: boolean }): Promise<boolean>;
 }

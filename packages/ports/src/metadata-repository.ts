@@ -1,4 +1,15 @@
 import type { Dataset, MetadataEntry, MetadataField, MetadataFieldUsage } from "@service-api/domain";
+import type { Renamed } from "./tag-repository.js";
+
+/** One document's values to write: `replaceAll` makes `set` its only values; else `set` sets and `clear` clears. */
+export interface DocumentValueChanges {
+  documentId: string;
+  replaceAll: boolean;
+  /** `[fieldId, value]`, one per field. */
+  set: readonly (readonly [string, string])[];
+  /** Fields whose value goes (none of them in `set`); with `replaceAll`, every field not in `set` goes anyway. */
+  clear: readonly string[];
+}
 
 /**
  * Custom metadata fields of datasets and their values on documents. Values are keyed by field id,
@@ -15,13 +26,17 @@ export interface MetadataRepository {
   createField(field: MetadataField): Promise<boolean>;
   /** The dataset's field with this id; a field of another dataset is absent. */
   findField(datasetId: string, fieldId: string): Promise<MetadataField | undefined>;
-  /** Renames the field in one write; false when another field of its dataset has the name. */
-  renameField(fieldId: string, name: string): Promise<boolean>;
   /**
-   * Deletes the field and its value on every document, in one statement; false when it was not
-   * there (already deleted by a concurrent request).
+   * Renames the dataset's field, in one statement: the field as renamed; "not_found" when the
+   * dataset has none of that id; "name_taken", writing nothing, when another of its fields has the
+   * name. Renaming a field to its own name succeeds.
    */
-  deleteField(fieldId: string): Promise<boolean>;
+  renameField(datasetId: string, fieldId: string, name: string): Promise<Renamed<MetadataField>>;
+  /**
+   * Deletes the dataset's field and its value on every document, in one statement; false when the
+   * dataset has none of that id (never had, or a concurrent request deleted it).
+   */
+  deleteField(datasetId: string, fieldId: string): Promise<boolean>;
   /** The dataset's fields in creation order: by creation time, ties in the order created, then by id. */
   listFields(datasetId: string): Promise<MetadataField[]>;
   /** The fields of each dataset, in creation order; a dataset without any maps to []. */
@@ -32,6 +47,20 @@ export interface MetadataRepository {
   clearValue(documentId: string, fieldId: string): Promise<void>;
   /** Removes every value of the document. */
   clearValues(documentId: string): Promise<void>;
+  /**
+   * The dataset's fields in creation order and which of `documentIds` are its documents, read
+   * together: one statement where the store can.
+   */
+  findForValueWrite(
+    datasetId: string,
+    documentIds: readonly string[],
+  ): Promise<{ fields: MetadataField[]; documentIds: string[] }>;
+  /**
+   * Writes the documents' changes (one per document) atomically: one statement where the store
+   * can, taking the dataset's lock first where rows lock. A change to a document or field no longer
+   * in the dataset is skipped: a concurrent delete took it, and its values with it.
+   */
+  writeValues(datasetId: string, changes: readonly DocumentValueChanges[]): Promise<void>;
   /** The document's values, one entry per field holding one, in the fields' creation order. */
   valuesOf(documentId: string): Promise<MetadataEntry[]>;
   /** The values of each document, as `valuesOf`; a document without any maps to []. */

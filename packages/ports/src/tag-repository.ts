@@ -1,5 +1,8 @@
 import type { CountedTag, Dataset, Tag, TagBinding, TagType } from "@service-api/domain";
 
+/** What a rename in one statement found: the item as renamed, no such item, or its name taken. */
+export type Renamed<T> = T | "not_found" | "name_taken";
+
 /**
  * Tags of workspaces and their bindings to datasets and apps. A tag's name is unique per
  * (workspace, type), held by the store; each tag's count of bindings is kept by the store in step
@@ -31,12 +34,16 @@ export interface TagRepository {
   /** The workspace's tags of one type with their binding counts, newest first (`createdAt`), then by id. */
   listCounted(workspaceId: string, type: TagType): Promise<CountedTag[]>;
   /**
-   * Renames the tag; false, writing nothing, when another tag of its workspace and type has the
-   * name. Renaming a tag to its own name succeeds.
+   * Renames the workspace's tag of this type, in one statement: the tag as renamed, with its
+   * binding count; "not_found" when there is none; "name_taken", writing nothing, when another tag
+   * of its workspace and type has the name. Renaming a tag to its own name succeeds.
    */
-  rename(tagId: string, name: string): Promise<boolean>;
-  /** Deletes the tag and every binding of it; the targets stay. False when it was not there. */
-  delete(tagId: string): Promise<boolean>;
+  rename(workspaceId: string, type: TagType, tagId: string, name: string): Promise<Renamed<CountedTag>>;
+  /**
+   * Deletes the workspace's tag of this type and every binding of it, in one statement; the targets
+   * stay. False when there was none.
+   */
+  delete(workspaceId: string, type: TagType, tagId: string): Promise<boolean>;
   /**
    * Adds the bindings whose (tag, target) pair is not bound yet, atomically; pairs already bound
    * keep their first binding. Safe under concurrent calls: a pair is never bound twice, and

@@ -1,6 +1,7 @@
 import type { Dataset } from "@service-api/domain";
-import type { Selectable } from "kysely";
-import type { DatasetTable } from "../schema.js";
+import type { Kysely, Selectable } from "kysely";
+import type { DatabaseSchema, DatasetTable } from "../schema.js";
+import type { SqlFeatures } from "../sql-features.js";
 import { fromFlag, processRuleFromColumns } from "./rows.js";
 
 export type DatasetRow = Selectable<DatasetTable>;
@@ -54,4 +55,13 @@ export const DATASET_COLUMNS_PREFIXED = DATASET_COLUMNS.map(
 export function datasetFromPrefixed(row: Record<string, unknown>): Dataset {
   const columns = Object.fromEntries(DATASET_COLUMNS.map((column) => [column, row[`ds_${column}`]]));
   return datasetFromRow(columns as unknown as DatasetRow);
+}
+
+/**
+ * The dataset's id, as a sub-select that locks its row where rows lock: a single write statement
+ * that compares against it takes the dataset's lock before any row it changes.
+ */
+export function lockedDataset(db: Kysely<DatabaseSchema>, features: SqlFeatures, datasetId: string) {
+  const select = db.selectFrom("datasets").select("id").where("id", "=", datasetId);
+  return features.locksRows ? select.forUpdate() : select;
 }

@@ -39,11 +39,11 @@ const variableOfConversation = compiledRead((db, conversationId: string, variabl
 
 /** The conversation (columns prefixed `conversation_`), its session's end user, and the variable. */
 const forVariableUpdate = compiledRead(
-  (db, appId: string, sessionId: string | null, conversationId: string, variableId: string) =>
+  (db, appId: string, sessionId: string | null, conversationId: string, variableId: string | null) =>
     db
       .selectFrom("conversations as c")
       .leftJoin("conversation_variables as v", (join) =>
-        join.onRef("v.conversation_id", "=", "c.id").on("v.id", "=", variableId),
+        join.onRef("v.conversation_id", "=", "c.id").on("v.id", "=", variableId as string),
       )
       .select([
         "c.app_id as conversation_app_id",
@@ -98,7 +98,7 @@ export class KyselyConversationRepository implements ConversationRepository {
     appId: string,
     sessionId: string | null,
     conversationId: string,
-    variableId: string,
+    variableId: string | null,
   ) {
     const [row] = await forVariableUpdate(this.db, appId, sessionId, conversationId, variableId);
     if (!row) return {};

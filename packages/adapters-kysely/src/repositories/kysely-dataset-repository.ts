@@ -1,16 +1,21 @@
 import type { DataSourceType, Dataset, DocForm } from "@service-api/domain";
 import type { DatasetFilter, DatasetOverview, DatasetRepository } from "@service-api/ports";
 import { type ExpressionBuilder, type Kysely, sql } from "kysely";
-import { compiledRead } from "../compiled-read.js";
+import { compiledRead, compiledReadWith } from "../compiled-read.js";
 import type { DatabaseSchema } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { type DatasetRow, datasetFromRow } from "./dataset-rows.js";
-import { toFlag, updateAllBut } from "./rows.js";
+import { fieldFromRow } from "./kysely-metadata-repository.js";
+import { tagFromRow } from "./kysely-tag-repository.js";
+import { jsonRows, toFlag, updateAllBut } from "./rows.js";
 
 type OverviewRow = DatasetRow & {
   author_name: string | null;
   first_source: string | null;
   first_form: string | null;
+  /** JSON arrays, parsed or as text as the driver answers them. */
+  tag_rows: unknown;
+  field_rows: unknown;
 };
 
 function overviewFromRow(row: OverviewRow): DatasetOverview {
@@ -26,11 +31,17 @@ function overviewFromRow(row: OverviewRow): DatasetOverview {
         ? { dataSourceType: row.first_source as DataSourceType, docForm: row.first_form as DocForm }
         : undefined,
     authorName: row.author_name,
+    tags: jsonRows<Parameters<typeof tagFromRow>[0]>(row.tag_rows).map(tagFromRow),
+    fields: jsonRows<Parameters<typeof fieldFromRow>[0]>(row.field_rows).map(fieldFromRow),
   };
 }
 
-/** The creator's name and the first document's kind: index seeks, whatever the number of documents. */
-const aroundDataset = (eb: ExpressionBuilder<DatabaseSchema, "datasets">) => {
+/**
+ * The creator's name, the first document's kind, and where reads are gathered the knowledge tags
+ * and the fields as JSON arrays: index seeks, whatever the number of documents, in the dataset's
+ * own statement. Elsewhere the overview's tags and fields are empty here and `readSeparately` reads them.
+ */
+const aroundDataset = (features: SqlFeatures) => (eb: ExpressionBuilder<DatabaseSchema, "datasets">) => {
   const firstDocument = eb
     .selectFrom("documents")
     .whereRef("documents.dataset_id", "=", "datasets.id")
@@ -45,26 +56,58 @@ const aroundDataset = (eb: ExpressionBuilder<DatabaseSchema, "datasets">) => {
       .as("author_name"),
     firstDocument.select("documents.data_source_type").as("first_source"),
     firstDocument.select("documents.doc_form").as("first_form"),
+    ...(features.gathersReads ? labelsOf(features, eb) : []),
   ];
 };
+
+const labelsOf = (features: SqlFeatures, eb: ExpressionBuilder<DatabaseSchema, "datasets">) => [
+  features
+    .jsonArrayFrom(
+      eb
+        .selectFrom("tag_bindings")
+        .innerJoin("tags", "tags.id", "tag_bindings.tag_id")
+        .select(["tags.id", "tags.workspace_id", "tags.type", "tags.name", "tags.created_at"])
+        .whereRef("tag_bindings.target_id", "=", "datasets.id")
+        .where("tags.type", "=", "knowledge")
+        .orderBy("tags.name")
+        .orderBy("tags.id"),
+    )
+    .as("tag_rows"),
+  features
+    .jsonArrayFrom(
+      eb
+        .selectFrom("metadata_fields")
+        .select(["id", "dataset_id", "name", "type", "created_at"])
+        .whereRef("metadata_fields.dataset_id", "=", "datasets.id")
+        .orderBy("created_at")
+        .orderBy("position")
+        .orderBy("id"),
+    )
+    .as("field_rows"),
+];
 
 const datasetInWorkspace = compiledRead((db, workspaceId: string, datasetId: string) =>
   db.selectFrom("datasets").selectAll().where("id", "=", datasetId).where("workspace_id", "=", workspaceId),
 );
-const overviewInWorkspace = compiledRead((db, workspaceId: string, datasetId: string) =>
+
+const overviewInWorkspace = compiledReadWith((db, features, workspaceId: string, datasetId: string) =>
   db
     .selectFrom("datasets")
     .selectAll()
-    .select(aroundDataset)
+    .select(aroundDataset(features))
     .where("id", "=", datasetId)
     .where("workspace_id", "=", workspaceId),
 );
 
 export class KyselyDatasetRepository implements DatasetRepository {
+  readonly #overviewInWorkspace;
+
   constructor(
     private readonly db: Kysely<DatabaseSchema>,
     private readonly features: SqlFeatures,
-  ) {}
+  ) {
+    this.#overviewInWorkspace = overviewInWorkspace(features);
+  }
 
   async save(dataset: Dataset): Promise<void> {
     const rule = dataset.processRule;
@@ -107,7 +150,7 @@ export class KyselyDatasetRepository implements DatasetRepository {
   }
 
   async findOverview(workspaceId: string, datasetId: string): Promise<DatasetOverview | undefined> {
-    const [row] = await overviewInWorkspace(this.db, workspaceId, datasetId);
+    const [row] = await this.#overviewInWorkspace(this.db, workspaceId, datasetId);
     return row && overviewFromRow(row as OverviewRow);
   }
 
@@ -135,18 +178,21 @@ export class KyselyDatasetRepository implements DatasetRepository {
           .having((eb) => eb.fn.countAll(), "=", tagIds.length),
       );
     }
-    const [rows, count] = await Promise.all([
-      matching
-        .selectAll()
-        .select(aroundDataset)
-        .orderBy("created_at", "desc")
-        .orderBy("id")
-        .limit(limit)
-        .offset(offset)
-        .execute(),
-      matching.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
-    ]);
-    return { items: rows.map((row) => overviewFromRow(row as OverviewRow)), total: Number(count.total) };
+    // The total rides on each row (an uncorrelated sub-select, counted once); only a page past the
+    // end needs a count of its own.
+    const counting = matching.select((eb) => eb.fn.countAll<number>().as("total"));
+    const rows = await matching
+      .selectAll()
+      .select(aroundDataset(this.features))
+      .select(counting.as("matching_total"))
+      .orderBy("created_at", "desc")
+      .orderBy("id")
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    const total =
+      rows[0]?.matching_total ?? (offset === 0 ? 0 : (await counting.executeTakeFirstOrThrow()).total);
+    return { items: rows.map((row) => overviewFromRow(row as unknown as OverviewRow)), total: Number(total) };
   }
 
   async setBuiltInFieldEnabled(datasetId: string, enabled: boolean, updatedAt: number): Promise<boolean> {

@@ -1,12 +1,13 @@
 import type { Chunk, ChunkStats, Document, UploadFile } from "@service-api/domain";
 import type { DocumentFilter, DocumentListing, DocumentRepository } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
-import { compiledByCount, compiledRead } from "../compiled-read.js";
-import type { DatabaseSchema, DocumentTable } from "../schema.js";
+import { compiledByCount, compiledRead, compiledReadWith } from "../compiled-read.js";
+import type { DatabaseSchema, DocumentTable, Flag } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
-import { readDocumentDetail } from "./document-detail-read.js";
+import { documentDetailRead } from "./document-detail-read.js";
 import { documentFromRow, documentToRow } from "./document-rows.js";
-import { updateAllBut } from "./rows.js";
+import { entryFromRow } from "./metadata-rows.js";
+import { jsonRows, toFlag, updateAllBut } from "./rows.js";
 import { FILE_COLUMNS, uploadFileFromColumns, uploadFileFromRow } from "./upload-file-rows.js";
 
 /** Characters as the API counts them: code points, as SQLite's length() does. */
@@ -38,8 +39,48 @@ const documentsInDataset = compiledByCount((db, count, datasetId, ...ids) =>
     .where("dataset_id", "=", datasetId as string)
     .where("id", "in", ids.slice(0, count) as string[]),
 );
-const deleteDocument = compiledRead((db, documentId: string) =>
-  db.deleteFrom("documents").where("id", "=", documentId).returning("upload_file_id"),
+const deleteDocument = compiledRead((db, datasetId: string, documentId: string, archived: Flag) =>
+  db
+    .deleteFrom("documents")
+    .where("id", "=", documentId)
+    .where("dataset_id", "=", datasetId)
+    .where("archived", "=", archived)
+    .returning("upload_file_id"),
+);
+/**
+ * PostgreSQL: the document and then its file if unused, in one statement, after the dataset's
+ * lock. The statement still sees the document it deletes, so the file check leaves it out.
+ */
+const deleteDocumentLocked = compiledRead((db, datasetId: string, documentId: string, archived: Flag) =>
+  db
+    .with("locked", (w) => w.selectFrom("datasets").select("id").where("id", "=", datasetId).forUpdate())
+    .with("gone", (w) =>
+      w
+        .deleteFrom("documents")
+        .where("id", "=", documentId)
+        .where("dataset_id", "=", (eb) => eb.selectFrom("locked").select("id"))
+        .where("archived", "=", archived)
+        .returning("upload_file_id"),
+    )
+    .with("unused_file", (w) =>
+      w
+        .deleteFrom("upload_files")
+        .where("id", "in", (eb) => eb.selectFrom("gone").select("upload_file_id"))
+        .where((eb) =>
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom("documents")
+                .select("documents.id")
+                .whereRef("documents.upload_file_id", "=", "upload_files.id")
+                .where("documents.id", "<>", documentId),
+            ),
+          ),
+        )
+        .returning("id"),
+    )
+    .selectFrom("gone")
+    .select((eb) => eb.fn.countAll<number>().as("deleted")),
 );
 const deleteUnusedFile = compiledRead((db, fileId: string) =>
   db
@@ -56,14 +97,88 @@ function listingFromRow(row: Record<string, unknown>): DocumentListing {
     uploadFile: uploadFileFromColumns(row),
     hitCount: Number(row.hit_count ?? 0),
     creatorName: (row.creator_name as string | null) ?? null,
+    values: jsonRows<Parameters<typeof entryFromRow>[0]>(row.value_rows).map(entryFromRow),
   };
 }
 
+/** A page of the dataset's documents matching `filter`, with what the list shows, and the matching set. */
+function documentPage(
+  db: Kysely<DatabaseSchema>,
+  features: SqlFeatures,
+  datasetId: string,
+  filter: DocumentFilter,
+  offset: number,
+  limit: number,
+) {
+  let matching = db.selectFrom("documents").where("documents.dataset_id", "=", datasetId);
+  if (filter.status !== undefined) matching = matching.where("documents.display_status", "=", filter.status);
+  if (filter.keyword !== undefined) {
+    const search = features.documentNameSearch(filter.keyword);
+    if (search) matching = matching.where(search);
+    matching = matching.where(features.containsText("documents.name", filter.keyword));
+  }
+  const filtered = filter.status !== undefined || filter.keyword !== undefined;
+  const page = matching
+    .leftJoin("upload_files as file", "file.id", "documents.upload_file_id")
+    .selectAll("documents")
+    .select(Object.entries(FILE_COLUMNS).map(([column, alias]) => `${column} as ${alias}`) as never[])
+    .select((eb) => [
+      eb
+        .selectFrom("chunks")
+        .select((inner) => inner.fn.sum<number>("chunks.hit_count").as("sum"))
+        .whereRef("chunks.document_id", "=", "documents.id")
+        .as("hit_count"),
+      eb
+        .selectFrom("members")
+        .select("members.name")
+        .whereRef("members.id", "=", "documents.created_by")
+        .as("creator_name"),
+      // Where reads are gathered; elsewhere `readSeparately` reads the page's values.
+      ...(features.gathersReads
+        ? [
+            features
+              .jsonArrayFrom(
+                eb
+                  .selectFrom("document_metadata_values as value")
+                  .innerJoin("metadata_fields as field", "field.id", "value.field_id")
+                  .select(["field.id", "field.name", "field.type", "value.value"])
+                  .whereRef("value.document_id", "=", "documents.id")
+                  .orderBy("field.created_at")
+                  .orderBy("field.position")
+                  .orderBy("field.id"),
+              )
+              .as("value_rows"),
+          ]
+        : []),
+      // Unfiltered, the total is the dataset's counter: the page costs the same at 1k or 1M
+      // documents. Either way it is a sub-select run once, not per row.
+      (filtered
+        ? matching.select((inner) => inner.fn.countAll<number>().as("total"))
+        : eb.selectFrom("datasets").select("datasets.document_count").where("datasets.id", "=", datasetId)
+      ).as("matching_total"),
+    ])
+    .orderBy("documents.created_at", "desc")
+    .orderBy("documents.position", "desc")
+    .orderBy("documents.id")
+    .limit(limit)
+    .offset(offset);
+  return { page, matching };
+}
+
+const unfilteredPage = compiledReadWith(
+  (db, features, datasetId: string, offset: number, limit: number) =>
+    documentPage(db, features, datasetId, {}, offset, limit).page,
+);
+
 export class KyselyDocumentRepository implements DocumentRepository {
+  readonly #readDetail;
+
   constructor(
     private readonly db: Kysely<DatabaseSchema>,
     private readonly features: SqlFeatures,
-  ) {}
+  ) {
+    this.#readDetail = documentDetailRead(features);
+  }
 
   async save(document: Document): Promise<void> {
     const row = documentToRow(document);
@@ -148,7 +263,7 @@ export class KyselyDocumentRepository implements DocumentRepository {
   }
 
   findDetail(workspaceId: string, datasetId: string, documentId: string) {
-    return readDocumentDetail(this.db, workspaceId, datasetId, documentId);
+    return this.#readDetail(this.db, workspaceId, datasetId, documentId);
   }
 
   async findManyInDataset(datasetId: string, documentIds: readonly string[]): Promise<Document[]> {
@@ -168,55 +283,41 @@ export class KyselyDocumentRepository implements DocumentRepository {
     offset: number,
     limit: number,
   ): Promise<{ items: DocumentListing[]; total: number }> {
-    let matching = this.db.selectFrom("documents").where("documents.dataset_id", "=", datasetId);
-    if (filter.status !== undefined)
-      matching = matching.where("documents.display_status", "=", filter.status);
-    if (filter.keyword !== undefined) {
-      const search = this.features.documentNameSearch(filter.keyword);
-      if (search) matching = matching.where(search);
-      matching = matching.where(this.features.containsText("documents.name", filter.keyword));
-    }
-    const page = matching
-      .leftJoin("upload_files as file", "file.id", "documents.upload_file_id")
-      .selectAll("documents")
-      .select(Object.entries(FILE_COLUMNS).map(([column, alias]) => `${column} as ${alias}`) as never[])
-      .select((eb) => [
-        eb
-          .selectFrom("chunks")
-          .select((inner) => inner.fn.sum<number>("chunks.hit_count").as("sum"))
-          .whereRef("chunks.document_id", "=", "documents.id")
-          .as("hit_count"),
-        eb
-          .selectFrom("members")
-          .select("members.name")
-          .whereRef("members.id", "=", "documents.created_by")
-          .as("creator_name"),
-      ])
-      .orderBy("documents.created_at", "desc")
-      .orderBy("documents.position", "desc")
-      .orderBy("documents.id")
-      .limit(limit)
-      .offset(offset);
-    // Unfiltered, the total is the dataset's counter: the page costs the same at 1k or 1M documents.
     const filtered = filter.status !== undefined || filter.keyword !== undefined;
-    const [rows, total] = await Promise.all([
-      page.execute(),
-      filtered
-        ? matching
-            .select((eb) => eb.fn.countAll<number>().as("total"))
-            .executeTakeFirstOrThrow()
-            .then((row) => row.total)
-        : this.countInDataset(datasetId),
-    ]);
-    return { items: (rows as Record<string, unknown>[]).map(listingFromRow), total: Number(total) };
+    if (!filtered) {
+      // The common page: a compiled (on PostgreSQL named) statement, planned once.
+      const rows = (await unfilteredPage(this.features)(this.db, datasetId, offset, limit)) as Record<
+        string,
+        unknown
+      >[];
+      const total = rows[0]?.matching_total ?? (offset === 0 ? 0 : await this.countInDataset(datasetId));
+      return { items: rows.map(listingFromRow), total: Number(total) };
+    }
+    const { page, matching } = documentPage(this.db, this.features, datasetId, filter, offset, limit);
+    const rows = (await page.execute()) as Record<string, unknown>[];
+    // Only a page past the end needs a count of its own.
+    const total =
+      rows[0]?.matching_total ??
+      (offset === 0
+        ? 0
+        : (await matching.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow())
+            .total);
+    return { items: rows.map(listingFromRow), total: Number(total) };
   }
 
-  async delete(documentId: string): Promise<boolean> {
+  async delete(datasetId: string, documentId: string, expected: { archived: boolean }): Promise<boolean> {
     // The chunks and values go with the document (foreign keys, on delete cascade); the counters
     // follow by trigger. The file goes too, unless another document uses it.
-    const [deleted] = await deleteDocument(this.db, documentId);
-    if (deleted?.upload_file_id) await deleteUnusedFile(this.db, deleted.upload_file_id);
-    return deleted !== undefined;
+    if (this.features.modifyingCtes) {
+      const [row] = await deleteDocumentLocked(this.db, datasetId, documentId, toFlag(expected.archived));
+      return Number(row?.deleted ?? 0) > 0;
+    }
+    const remove = async (db: Kysely<DatabaseSchema>) => {
+      const [deleted] = await deleteDocument(db, datasetId, documentId, toFlag(expected.archived));
+      if (deleted?.upload_file_id) await deleteUnusedFile(db, deleted.upload_file_id);
+      return deleted !== undefined;
+    };
+    return this.db.isTransaction ? remove(this.db) : this.db.transaction().execute(remove);
   }
 
   async chunkStats(documentId: string): Promise<ChunkStats> {

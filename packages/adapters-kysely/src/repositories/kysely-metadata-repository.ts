@@ -4,16 +4,17 @@ import type {
   MetadataFieldType,
   MetadataFieldUsage,
 } from "@service-api/domain";
-import type { MetadataRepository } from "@service-api/ports";
-import type { Kysely, Selectable } from "kysely";
+import type { DocumentValueChanges, MetadataRepository, Renamed } from "@service-api/ports";
+import { type Kysely, type Selectable, sql } from "kysely";
 import { compiledByCount, compiledRead } from "../compiled-read.js";
 import type { DatabaseSchema, MetadataFieldTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
-import { DATASET_COLUMNS_PREFIXED, datasetFromPrefixed } from "./dataset-rows.js";
+import { DATASET_COLUMNS_PREFIXED, datasetFromPrefixed, lockedDataset } from "./dataset-rows.js";
 import { entryFromRow } from "./metadata-rows.js";
+import { writeValues } from "./metadata-value-writes.js";
 import { updateAllBut } from "./rows.js";
 
-const fieldFromRow = (
+export const fieldFromRow = (
   row: Omit<Selectable<MetadataFieldTable>, "document_count" | "position">,
 ): MetadataField => ({
   id: row.id,
@@ -98,6 +99,32 @@ const datasetWithFieldUsage = compiledRead((db, workspaceId: string, datasetId: 
     .orderBy("field.id"),
 ) as (...args: unknown[]) => Promise<(Record<string, unknown> & FieldUsageRow)[]>;
 
+/** The dataset's fields in creation order, then (`name` null) which of the ids are its documents. */
+const fieldsAndDocuments = compiledByCount((db, count, datasetId, ...documentIds) =>
+  db
+    .selectFrom("metadata_fields")
+    .select(FIELD_COLUMNS)
+    .select("position")
+    .where("dataset_id", "=", datasetId as string)
+    .unionAll(
+      db
+        .selectFrom("documents")
+        .select([
+          "id",
+          "dataset_id",
+          sql<string>`null`.as("name"),
+          sql<string>`null`.as("type"),
+          sql<number>`null`.as("created_at"),
+          sql<number>`null`.as("position"),
+        ])
+        .where("dataset_id", "=", datasetId as string)
+        .where("id", "in", documentIds.slice(0, count) as string[]),
+    )
+    .orderBy("created_at")
+    .orderBy("position")
+    .orderBy("id"),
+);
+
 type FieldUsageRow = { id: string; name: string; type: string; document_count: number | string };
 
 const usageFromRow = (row: FieldUsageRow): MetadataFieldUsage => ({
@@ -148,21 +175,34 @@ export class KyselyMetadataRepository implements MetadataRepository {
     return row && fieldFromRow(row);
   }
 
-  async renameField(fieldId: string, name: string): Promise<boolean> {
-    // Values are keyed by field id: one row changes, whatever the number of documents.
+  async renameField(datasetId: string, fieldId: string, name: string): Promise<Renamed<MetadataField>> {
+    // Values are keyed by field id: one row changes, whatever the number of documents. The unique
+    // (dataset, name) constraint refuses a taken name; no read first.
     try {
-      await this.db.updateTable("metadata_fields").set({ name }).where("id", "=", fieldId).execute();
-      return true;
+      const row = await this.db
+        .updateTable("metadata_fields")
+        .set({ name })
+        .where("id", "=", fieldId)
+        .where("dataset_id", "=", datasetId)
+        .returning(FIELD_COLUMNS)
+        .executeTakeFirst();
+      return row ? fieldFromRow(row) : "not_found";
     } catch (error) {
-      if (this.features.isUniqueViolation(error)) return false;
+      if (this.features.isUniqueViolation(error)) return "name_taken";
       throw error;
     }
   }
 
-  async deleteField(fieldId: string): Promise<boolean> {
-    // One statement: the values go with the field (foreign key, on delete cascade).
-    const [result] = await this.db.deleteFrom("metadata_fields").where("id", "=", fieldId).execute();
-    return Number(result?.numDeletedRows ?? 0) > 0;
+  async deleteField(datasetId: string, fieldId: string): Promise<boolean> {
+    // One statement: the values go with the field (foreign key, on delete cascade), and their
+    // triggers take the field's counter. Where rows lock, the dataset is locked first, in the same
+    // statement, as every write to its documents and values does: one lock order, no deadlock.
+    const result = await this.db
+      .deleteFrom("metadata_fields")
+      .where("id", "=", fieldId)
+      .where("dataset_id", "=", lockedDataset(this.db, this.features, datasetId))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   async listFields(datasetId: string): Promise<MetadataField[]> {
@@ -197,6 +237,20 @@ export class KyselyMetadataRepository implements MetadataRepository {
 
   async clearValues(documentId: string): Promise<void> {
     await this.db.deleteFrom("document_metadata_values").where("document_id", "=", documentId).execute();
+  }
+
+  async findForValueWrite(datasetId: string, documentIds: readonly string[]) {
+    const unique = [...new Set(documentIds)];
+    if (unique.length === 0) return { fields: await this.listFields(datasetId), documentIds: [] };
+    const rows = await fieldsAndDocuments(this.db, unique.length, datasetId, ...unique);
+    return {
+      fields: rows.filter((row) => row.name !== null).map(fieldFromRow),
+      documentIds: rows.filter((row) => row.name === null).map((row) => row.id),
+    };
+  }
+
+  async writeValues(datasetId: string, changes: readonly DocumentValueChanges[]): Promise<void> {
+    if (changes.length > 0) await writeValues(this.db, this.features, datasetId, changes);
   }
 
   async valuesOf(documentId: string): Promise<MetadataEntry[]> {

@@ -1,5 +1,5 @@
 import type { CountedTag, Tag, TagBinding, TagType } from "@service-api/domain";
-import type { TagRepository } from "@service-api/ports";
+import type { Renamed, TagRepository } from "@service-api/ports";
 import { type Kysely, type Selectable, sql } from "kysely";
 import { compiledByCount, compiledRead } from "../compiled-read.js";
 import type { DatabaseSchema, TagTable } from "../schema.js";
@@ -7,7 +7,7 @@ import type { SqlFeatures } from "../sql-features.js";
 import { DATASET_COLUMNS_PREFIXED, datasetFromPrefixed } from "./dataset-rows.js";
 import { updateAllBut } from "./rows.js";
 
-const tagFromRow = (row: Omit<Selectable<TagTable>, "binding_count">): Tag => ({
+export const tagFromRow = (row: Omit<Selectable<TagTable>, "binding_count">): Tag => ({
   id: row.id,
   workspaceId: row.workspace_id,
   type: row.type as TagType,
@@ -162,20 +162,38 @@ export class KyselyTagRepository implements TagRepository {
     return (await countedOfKind(this.db, workspaceId, type)).map(countedFromRow);
   }
 
-  async rename(tagId: string, name: string): Promise<boolean> {
+  async rename(
+    workspaceId: string,
+    type: TagType,
+    tagId: string,
+    name: string,
+  ): Promise<Renamed<CountedTag>> {
+    // The unique (workspace, type, name) index refuses a taken name; no read first.
     try {
-      await this.db.updateTable("tags").set({ name }).where("id", "=", tagId).execute();
-      return true;
+      const row = await this.db
+        .updateTable("tags")
+        .set({ name })
+        .where("id", "=", tagId)
+        .where("workspace_id", "=", workspaceId)
+        .where("type", "=", type)
+        .returningAll()
+        .executeTakeFirst();
+      return row ? countedFromRow(row) : "not_found";
     } catch (error) {
-      if (this.features.isUniqueViolation(error)) return false;
+      if (this.features.isUniqueViolation(error)) return "name_taken";
       throw error;
     }
   }
 
-  async delete(tagId: string): Promise<boolean> {
+  async delete(workspaceId: string, type: TagType, tagId: string): Promise<boolean> {
     // One statement: the bindings go with the tag (foreign key, on delete cascade).
-    const [result] = await this.db.deleteFrom("tags").where("id", "=", tagId).execute();
-    return Number(result?.numDeletedRows ?? 0) > 0;
+    const result = await this.db
+      .deleteFrom("tags")
+      .where("id", "=", tagId)
+      .where("workspace_id", "=", workspaceId)
+      .where("type", "=", type)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   async bind(bindings: readonly TagBinding[]): Promise<void> {

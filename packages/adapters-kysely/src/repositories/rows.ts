@@ -24,3 +24,10 @@ export function updateAllBut<Row extends object>(row: Row, ...keys: (keyof Row)[
   // biome-ignore lint/suspicious/noExplicitAny: kysely cannot type a column list built at run time.
   return (eb: any) => Object.fromEntries(columns.map((column) => [column, eb.ref(`excluded.${column}`)]));
 }
+
+/**
+ * A JSON array a statement read (`SqlFeatures.jsonArrayFrom`), parsed or as text as the driver gave
+ * it; none when the statement did not read it.
+ */
+export const jsonRows = <Row>(value: unknown) =>
+  (value === undefined ? [] : typeof value === "string" ? JSON.parse(value) : value) as Row[];

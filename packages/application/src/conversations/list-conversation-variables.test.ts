@@ -19,7 +19,7 @@ async function setup(mode: AppMode = "chat") {
     aVariable(conversation.id, { name, createdAt: 10 + index }),
   );
   for (const variable of variables) await world.conversations.saveVariable(variable);
-  const list = new ListConversationVariables(world.endUsers, world.conversations);
+  const list = new ListConversationVariables(world.conversations);
   const input = {
     app,
     conversationId: conversation.id,

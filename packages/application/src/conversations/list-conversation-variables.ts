@@ -8,7 +8,7 @@ import {
   NotFoundError,
   parseLimit,
 } from "@service-api/domain";
-import type { ConversationRepository, EndUserRepository } from "@service-api/ports";
+import type { ConversationRepository } from "@service-api/ports";
 
 export interface ListConversationVariablesInput {
   app: App;
@@ -34,10 +34,7 @@ const MAX_NAME_FILTER = 255;
  * `lastId`, optionally those whose name holds `variableName`. Reads create no end user.
  */
 export class ListConversationVariables {
-  constructor(
-    private readonly endUsers: EndUserRepository,
-    private readonly conversations: ConversationRepository,
-  ) {}
+  constructor(private readonly conversations: ConversationRepository) {}
 
   async execute(input: ListConversationVariablesInput): Promise<VariablePage> {
     ensureChatApp(input.app);
@@ -47,16 +44,19 @@ export class ListConversationVariables {
     if (variableName !== undefined && codePointLength(variableName) > MAX_NAME_FILTER)
       throw new InvalidParamError("variable_name", "variable_name: must be at most 255 characters.");
 
-    const endUser = isStorableText(user)
-      ? await this.endUsers.findBySessionId(input.app.id, user)
-      : undefined;
-    const conversation = await this.conversations.findInApp(input.app.id, input.conversationId);
-    if (!endUser || !conversation || conversation.isDeleted || conversation.endUserId !== endUser.id)
+    // The conversation, its owner check and `lastId`'s variable: one read.
+    const {
+      conversation,
+      sessionUserId,
+      variable: after,
+    } = await this.conversations.findForVariableUpdate(
+      input.app.id,
+      isStorableText(user) ? user : null,
+      input.conversationId,
+      input.lastId ?? null,
+    );
+    if (!sessionUserId || !conversation || conversation.isDeleted || conversation.endUserId !== sessionUserId)
       throw new NotFoundError("Conversation Not Exists.");
-    const after =
-      input.lastId === undefined
-        ? undefined
-        : await this.conversations.findVariable(conversation.id, input.lastId);
     if (input.lastId !== undefined && !after)
       throw new InvalidParamError("last_id", "last_id: Conversation Variable Not Exists.");
 

@@ -32,25 +32,25 @@ describe("datasets", () => {
     const field = aMetadataField(older.id);
     await world.metadata.saveField(field);
 
-    const page = await new ListDatasets(world).execute({
+    const page = await new ListDatasets(world.datasets).execute({
       workspaceId: workspace.id,
       page: { page: 1, limit: 20 },
     });
-    expect(page.items.map((view) => view.overview.dataset.name)).toEqual(["Newer", "Older"]);
-    const tagged = await new ListDatasets(world).execute({
+    expect(page.items.map((view) => view.dataset.name)).toEqual(["Newer", "Older"]);
+    const tagged = await new ListDatasets(world.datasets).execute({
       workspaceId: workspace.id,
       page: { page: 1, limit: 20 },
       tagIds: [tag.id],
     });
-    expect(tagged.items.map((view) => [view.overview.dataset.name, view.tags, view.fields])).toEqual([
+    expect(tagged.items.map((view) => [view.dataset.name, view.tags, view.fields])).toEqual([
       ["Older", [tag], [field]],
     ]);
     expect(
-      (await new GetDataset(world).execute({ workspaceId: workspace.id, datasetId: older.id })).overview
+      (await new GetDataset(world.datasets).execute({ workspaceId: workspace.id, datasetId: older.id }))
         .authorName,
     ).toBe("Ada");
     await expect(
-      new GetDataset(world).execute({ workspaceId: workspace.id, datasetId: newer.id }),
+      new GetDataset(world.datasets).execute({ workspaceId: workspace.id, datasetId: newer.id }),
     ).rejects.toMatchObject({
       code: "forbidden",
       message: "Dataset api access is not enabled.",

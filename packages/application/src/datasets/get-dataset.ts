@@ -1,20 +1,19 @@
 import { ensureDatasetServesApi } from "@service-api/domain";
-import type { Repositories } from "@service-api/ports";
-import { type DatasetView, datasetViews } from "./dataset-view.js";
+import type { DatasetRepository } from "@service-api/ports";
+import type { DatasetView } from "./dataset-view.js";
 
 export interface GetDatasetInput {
   workspaceId: string;
   datasetId: string;
 }
 
-/** Get Dataset: one dataset object, after the dataset checks (404, 403). */
+/** Get Dataset: one dataset object, after the dataset checks (404, 403), in one read. */
 export class GetDataset {
-  constructor(private readonly repositories: Pick<Repositories, "datasets" | "tags" | "metadata">) {}
+  constructor(private readonly datasets: DatasetRepository) {}
 
   async execute(input: GetDatasetInput): Promise<DatasetView> {
-    const overview = await this.repositories.datasets.findOverview(input.workspaceId, input.datasetId);
+    const overview = await this.datasets.findOverview(input.workspaceId, input.datasetId);
     ensureDatasetServesApi(overview?.dataset);
-    const [view] = await datasetViews([overview!], this.repositories);
-    return view!;
+    return overview!;
   }
 }

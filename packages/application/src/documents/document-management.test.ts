@@ -25,8 +25,8 @@ async function setup() {
     workspace,
     owner,
     dataset,
-    list: new ListDocuments(world.documents, world.metadata),
-    remove: new DeleteDocument(world.store),
+    list: new ListDocuments(world.documents),
+    remove: new DeleteDocument(world.documents),
     status: new UpdateDocumentStatus(world.store, world.clock),
   };
 }

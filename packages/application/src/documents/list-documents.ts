@@ -9,7 +9,7 @@ import {
   type PageRequest,
   pageOf,
 } from "@service-api/domain";
-import type { DocumentListing, DocumentRepository, MetadataRepository } from "@service-api/ports";
+import type { DocumentListing, DocumentRepository } from "@service-api/ports";
 
 export interface ListDocumentsInput {
   dataset: Dataset;
@@ -25,12 +25,9 @@ export interface DocumentListItem extends DocumentListing {
   metadata: MetadataEntry[];
 }
 
-/** List Documents: a page of the dataset's documents, newest first, read per page, not per item. */
+/** List Documents: a page of the dataset's documents, newest first, with their values, in one read. */
 export class ListDocuments {
-  constructor(
-    private readonly documents: DocumentRepository,
-    private readonly metadata: MetadataRepository,
-  ) {}
+  constructor(private readonly documents: DocumentRepository) {}
 
   async execute({ dataset, page, keyword, status }: ListDocumentsInput): Promise<Page<DocumentListItem>> {
     // Text no store can hold is in no name.
@@ -41,12 +38,10 @@ export class ListDocuments {
       offsetOf(page),
       page.limit,
     );
-    const values = await this.metadata.valuesOfDocuments(items.map((item) => item.document.id));
     const listed = items.map((item) => {
-      const custom = values.get(item.document.id) ?? [];
       const metadata = dataset.builtInFieldEnabled
-        ? [...custom, ...builtInEntries(item.document, item.creatorName)]
-        : custom;
+        ? [...item.values, ...builtInEntries(item.document, item.creatorName)]
+        : item.values;
       return { ...item, metadata };
     });
     return pageOf(listed, total, page);

@@ -1,5 +1,5 @@
 import type { Dataset, MetadataField, MetadataFieldType } from "@service-api/domain";
-import type { Clock, IdGenerator, Store } from "@service-api/ports";
+import type { Clock, IdGenerator, MetadataRepository } from "@service-api/ports";
 import { ensureFieldName, metadataNameTaken } from "./metadata-field-rules.js";
 
 export interface CreateMetadataFieldInput {
@@ -11,7 +11,7 @@ export interface CreateMetadataFieldInput {
 /** Create Metadata Field: a custom field, last of the dataset's, its name free in the dataset. */
 export class CreateMetadataField {
   constructor(
-    private readonly store: Pick<Store, "transaction">,
+    private readonly metadata: MetadataRepository,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
@@ -25,10 +25,9 @@ export class CreateMetadataField {
       type,
       createdAt: this.clock.nowSeconds(),
     };
-    await this.store.transaction(async ({ datasets, metadata }) => {
-      await datasets.lockForUpdate(dataset.id);
-      if (!(await metadata.createField(field))) throw metadataNameTaken();
-    });
+    // One statement: the store's unique (dataset, name) settles races. Fields created at once
+    // may share a place; their order is then by id, as for any tie.
+    if (!(await this.metadata.createField(field))) throw metadataNameTaken();
     return field;
   }
 }

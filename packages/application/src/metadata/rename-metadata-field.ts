@@ -1,5 +1,5 @@
 import type { Dataset, MetadataField } from "@service-api/domain";
-import type { Store } from "@service-api/ports";
+import type { MetadataRepository } from "@service-api/ports";
 import { ensureFieldName, metadataNameTaken, metadataNotFound } from "./metadata-field-rules.js";
 
 export interface RenameMetadataFieldInput {
@@ -9,21 +9,18 @@ export interface RenameMetadataFieldInput {
 }
 
 /**
- * Update Metadata Field: renames a field. Values are keyed by the field's id, so every document
- * keeps its value and shows the new name at once. A missing field is 404 whatever the name.
+ * Update Metadata Field: renames a field, in one write. Values are keyed by the field's id, so
+ * every document keeps its value and shows the new name at once. A missing field is 404 whatever
+ * the name.
  */
 export class RenameMetadataField {
-  constructor(private readonly store: Pick<Store, "transaction">) {}
+  constructor(private readonly metadata: MetadataRepository) {}
 
   async execute({ dataset, fieldId, name }: RenameMetadataFieldInput): Promise<MetadataField> {
     ensureFieldName(name);
-    return this.store.transaction(async ({ datasets, metadata }) => {
-      await datasets.lockForUpdate(dataset.id);
-      const field = await metadata.findField(dataset.id, fieldId);
-      if (!field) throw metadataNotFound();
-      if (field.name === name) return field;
-      if (!(await metadata.renameField(field.id, name))) throw metadataNameTaken();
-      return { ...field, name };
-    });
+    const renamed = await this.metadata.renameField(dataset.id, fieldId, name);
+    if (renamed === "not_found") throw metadataNotFound();
+    if (renamed === "name_taken") throw metadataNameTaken();
+    return renamed;
   }
 }

@@ -5,7 +5,7 @@ import {
   NotFoundError,
   typedMetadataValue,
 } from "@service-api/domain";
-import type { Repositories, Store } from "@service-api/ports";
+import type { DocumentValueChanges, MetadataRepository } from "@service-api/ports";
 import { metadataNotFound } from "./metadata-field-rules.js";
 
 /** One document's values: `partialUpdate` false makes them its only values; true sets or clears each. */
@@ -18,33 +18,62 @@ export interface DocumentMetadataOperation {
 
 /**
  * Update Document Metadata: values of custom fields on documents, each typed by its field. The
- * operations apply in order, in one transaction: any missing document or field, or any value of
- * the wrong type, and nothing is written.
+ * operations apply in order, as one write: any missing document or field, or any value of the
+ * wrong type, and nothing is written.
  */
 export class SetDocumentMetadata {
-  constructor(private readonly store: Pick<Store, "transaction">) {}
+  constructor(private readonly metadata: MetadataRepository) {}
 
   async execute({ dataset, operations }: { dataset: Dataset; operations: DocumentMetadataOperation[] }) {
-    await this.store.transaction(async (repositories) => {
-      await repositories.datasets.lockForUpdate(dataset.id);
-      const fields = new Map(
-        (await repositories.metadata.listFields(dataset.id)).map((field) => [field.id, field]),
-      );
-      const documents = new Set(
-        (
-          await repositories.documents.findManyInDataset(
-            dataset.id,
-            operations.map((operation) => operation.documentId),
-          )
-        ).map((document) => document.id),
-      );
-      for (const [index, operation] of operations.entries()) {
-        if (!documents.has(operation.documentId)) throw new NotFoundError("Document not found.");
-        const values = typedValues(operation, fields, `operation_data.${index}.metadata_list`);
-        await apply(repositories, operation, values);
-      }
-    });
+    if (operations.length === 0) return;
+    const found = await this.metadata.findForValueWrite(
+      dataset.id,
+      operations.map((operation) => operation.documentId),
+    );
+    const fields = new Map(found.fields.map((field) => [field.id, field]));
+    const documents = new Set(found.documentIds);
+    const pending = new Map<string, PendingValues>();
+    for (const [index, operation] of operations.entries()) {
+      if (!documents.has(operation.documentId)) throw new NotFoundError("Document not found.");
+      const values = typedValues(operation, fields, `operation_data.${index}.metadata_list`);
+      pending.set(operation.documentId, applied(pending.get(operation.documentId), operation, values));
+    }
+    await this.metadata.writeValues(
+      dataset.id,
+      [...pending].map(([documentId, each]) => changesOf(documentId, each)),
+    );
   }
+}
+
+/** A document's values after the operations so far: `replaceAll` when one of them replaced them all. */
+interface PendingValues {
+  replaceAll: boolean;
+  /** By field id; null clears. */
+  values: Map<string, string | null>;
+}
+
+/** The pending values once `operation` applies on top of them. */
+function applied(
+  earlier: PendingValues | undefined,
+  operation: DocumentMetadataOperation,
+  values: Map<string, string | null>,
+): PendingValues {
+  if (!operation.partialUpdate || !earlier) return { replaceAll: !operation.partialUpdate, values };
+  for (const [fieldId, text] of values) {
+    earlier.values.delete(fieldId);
+    earlier.values.set(fieldId, text);
+  }
+  return earlier;
+}
+
+function changesOf(documentId: string, { replaceAll, values }: PendingValues): DocumentValueChanges {
+  const entries = [...values];
+  return {
+    documentId,
+    replaceAll,
+    set: entries.flatMap(([fieldId, text]) => (text === null ? [] : [[fieldId, text] as const])),
+    clear: replaceAll ? [] : entries.flatMap(([fieldId, text]) => (text === null ? [fieldId] : [])),
+  };
 }
 
 /** The operation's values by field id, as stored (null clears); the last of a field repeated wins. */
@@ -64,16 +93,4 @@ function typedValues(
     values.set(field.id, typed.text);
   }
   return values;
-}
-
-async function apply(
-  { metadata }: Repositories,
-  operation: DocumentMetadataOperation,
-  values: Map<string, string | null>,
-): Promise<void> {
-  if (!operation.partialUpdate) await metadata.clearValues(operation.documentId);
-  for (const [fieldId, text] of values) {
-    if (text !== null) await metadata.setValue(operation.documentId, fieldId, text);
-    else if (operation.partialUpdate) await metadata.clearValue(operation.documentId, fieldId);
-  }
 }

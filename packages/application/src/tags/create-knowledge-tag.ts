@@ -1,5 +1,5 @@
 import type { CountedTag, Tag } from "@service-api/domain";
-import type { Clock, IdGenerator, Store } from "@service-api/ports";
+import type { Clock, IdGenerator, TagRepository } from "@service-api/ports";
 import { ensureTagName, tagNameTaken } from "./knowledge-tag-rules.js";
 
 export interface CreateKnowledgeTagInput {
@@ -10,7 +10,7 @@ export interface CreateKnowledgeTagInput {
 /** Create Knowledge Tag: a new knowledge tag, its name free among the workspace's knowledge tags. */
 export class CreateKnowledgeTag {
   constructor(
-    private readonly store: Pick<Store, "transaction">,
+    private readonly tags: TagRepository,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
@@ -24,9 +24,8 @@ export class CreateKnowledgeTag {
       name: input.name,
       createdAt: this.clock.nowSeconds(),
     };
-    await this.store.transaction(async ({ tags }) => {
-      if (!(await tags.create(tag))) throw tagNameTaken();
-    });
+    // One statement: the store's unique name settles races.
+    if (!(await this.tags.create(tag))) throw tagNameTaken();
     return { ...tag, bindingCount: 0 };
   }
 }

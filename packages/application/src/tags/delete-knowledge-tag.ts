@@ -1,4 +1,4 @@
-import type { Store } from "@service-api/ports";
+import type { TagRepository } from "@service-api/ports";
 import { tagNotFound } from "./knowledge-tag-rules.js";
 
 export interface DeleteKnowledgeTagInput {
@@ -6,15 +6,11 @@ export interface DeleteKnowledgeTagInput {
   tagId: string;
 }
 
-/** Delete Knowledge Tag: the tag and all its bindings; the datasets stay. */
+/** Delete Knowledge Tag: the tag and all its bindings, in one write; the datasets stay. */
 export class DeleteKnowledgeTag {
-  constructor(private readonly store: Pick<Store, "transaction">) {}
+  constructor(private readonly tags: TagRepository) {}
 
   async execute(input: DeleteKnowledgeTagInput): Promise<void> {
-    await this.store.transaction(async ({ tags }) => {
-      const tag = await tags.findInWorkspace(input.workspaceId, "knowledge", input.tagId);
-      // A concurrent delete may have taken it since: then it is not found either.
-      if (!tag || !(await tags.delete(tag.id))) throw tagNotFound();
-    });
+    if (!(await this.tags.delete(input.workspaceId, "knowledge", input.tagId))) throw tagNotFound();
   }
 }

@@ -1,5 +1,5 @@
 import type { CountedTag } from "@service-api/domain";
-import type { Store } from "@service-api/ports";
+import type { TagRepository } from "@service-api/ports";
 import { ensureTagName, tagNameTaken, tagNotFound } from "./knowledge-tag-rules.js";
 
 export interface RenameKnowledgeTagInput {
@@ -10,16 +10,13 @@ export interface RenameKnowledgeTagInput {
 
 /** Update Knowledge Tag: renames a knowledge tag of the workspace; its own name is no clash. */
 export class RenameKnowledgeTag {
-  constructor(private readonly store: Pick<Store, "transaction">) {}
+  constructor(private readonly tags: TagRepository) {}
 
   async execute(input: RenameKnowledgeTagInput): Promise<CountedTag> {
     ensureTagName(input.name);
-    return this.store.transaction(async ({ tags }) => {
-      const tag = await tags.findInWorkspace(input.workspaceId, "knowledge", input.tagId);
-      if (!tag) throw tagNotFound();
-      if (tag.name === input.name) return tag;
-      if (!(await tags.rename(tag.id, input.name))) throw tagNameTaken();
-      return { ...tag, name: input.name };
-    });
+    const renamed = await this.tags.rename(input.workspaceId, "knowledge", input.tagId, input.name);
+    if (renamed === "not_found") throw tagNotFound();
+    if (renamed === "name_taken") throw tagNameTaken();
+    return renamed;
   }
 }

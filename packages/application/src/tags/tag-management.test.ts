@@ -19,11 +19,11 @@ async function setup() {
     workspace,
     other,
     dataset,
-    create: new CreateKnowledgeTag(world.store, world.ids, world.clock),
-    rename: new RenameKnowledgeTag(world.store),
-    remove: new DeleteKnowledgeTag(world.store),
+    create: new CreateKnowledgeTag(world.tags, world.ids, world.clock),
+    rename: new RenameKnowledgeTag(world.tags),
+    remove: new DeleteKnowledgeTag(world.tags),
     list: new ListKnowledgeTags(world.tags),
-    unbind: new UnbindTagsFromDataset(world.datasets, world.tags),
+    unbind: new UnbindTagsFromDataset(world.tags),
     datasetTags: new ListDatasetTags(world.tags),
   };
 }

@@ -1,5 +1,5 @@
 import { eligibleTagIds, NotFoundError } from "@service-api/domain";
-import type { DatasetRepository, TagRepository } from "@service-api/ports";
+import type { TagRepository } from "@service-api/ports";
 
 export interface UnbindTagsFromDatasetInput {
   workspaceId: string;
@@ -12,15 +12,15 @@ export interface UnbindTagsFromDatasetInput {
  * ids and pairs not bound are ignored, so it can be repeated. No `enable_api` check, as binding.
  */
 export class UnbindTagsFromDataset {
-  constructor(
-    private readonly datasets: DatasetRepository,
-    private readonly tags: TagRepository,
-  ) {}
+  constructor(private readonly tags: TagRepository) {}
 
   async execute(input: UnbindTagsFromDatasetInput): Promise<void> {
-    const dataset = await this.datasets.findInWorkspace(input.workspaceId, input.targetId);
+    const { dataset, tags: found } = await this.tags.findForBinding(
+      input.workspaceId,
+      input.targetId,
+      input.tagIds,
+    );
     if (!dataset) throw new NotFoundError("Dataset not found");
-    const found = await this.tags.findByIds(input.tagIds);
     await this.tags.unbind(dataset.id, eligibleTagIds(input.tagIds, found, dataset.workspaceId));
   }
 }

@@ -12,8 +12,8 @@ export interface ConversationUseCases {
 export const conversationsFamily = defineFamily({
   name: "conversations",
   token: Symbol("ConversationUseCases") as InjectionToken<ConversationUseCases>,
-  useCases: ({ repositories: { endUsers, conversations }, clock }) => ({
-    listConversationVariables: new ListConversationVariables(endUsers, conversations),
+  useCases: ({ repositories: { conversations }, clock }) => ({
+    listConversationVariables: new ListConversationVariables(conversations),
     updateConversationVariable: new UpdateConversationVariable(conversations, clock),
   }),
   operations: conversationOperations,

@@ -15,8 +15,8 @@ export const datasetsFamily = defineFamily({
   name: "datasets",
   token: Symbol("DatasetUseCases") as InjectionToken<DatasetUseCases>,
   useCases: ({ repositories }) => ({
-    listDatasets: new ListDatasets(repositories),
-    getDataset: new GetDataset(repositories),
+    listDatasets: new ListDatasets(repositories.datasets),
+    getDataset: new GetDataset(repositories.datasets),
     openDataset: new OpenDataset(repositories.datasets),
   }),
   operations: datasetOperations,

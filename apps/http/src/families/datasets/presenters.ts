@@ -16,8 +16,8 @@ const ECONOMY_RETRIEVAL = {
 };
 
 /** The dataset object, keys in Dify's order; what this service cannot fill has Dify's economy value. */
-export function presentDataset({ overview, tags, fields }: DatasetView): z.output<typeof datasetObject> {
-  const { dataset, counts, firstDocument, authorName } = overview;
+export function presentDataset(view: DatasetView): z.output<typeof datasetObject> {
+  const { dataset, counts, firstDocument, authorName, tags, fields } = view;
   const builtIns = dataset.builtInFieldEnabled
     ? BUILT_IN_FIELDS.map(({ name, type }) => ({ id: BUILT_IN_FIELD_ID, name, type }))
     : [];

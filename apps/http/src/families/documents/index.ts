@@ -14,10 +14,10 @@ export interface DocumentUseCases {
 export const documentsFamily = defineFamily({
   name: "documents",
   token: Symbol("DocumentUseCases") as InjectionToken<DocumentUseCases>,
-  useCases: ({ store, repositories: { documents, metadata }, clock }) => ({
+  useCases: ({ store, repositories: { documents }, clock }) => ({
     getDocument: new GetDocument(documents),
-    listDocuments: new ListDocuments(documents, metadata),
-    deleteDocument: new DeleteDocument(store),
+    listDocuments: new ListDocuments(documents),
+    deleteDocument: new DeleteDocument(documents),
     updateDocumentStatus: new UpdateDocumentStatus(store, clock),
   }),
   operations: documentOperations,

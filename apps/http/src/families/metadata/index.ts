@@ -25,14 +25,14 @@ export interface MetadataUseCases {
 export const metadataFamily = defineFamily({
   name: "metadata",
   token: Symbol("MetadataUseCases") as InjectionToken<MetadataUseCases>,
-  useCases: ({ store, repositories: { datasets, metadata }, clock, ids }) => ({
+  useCases: ({ repositories: { datasets, metadata }, clock, ids }) => ({
     listMetadataFields: new ListMetadataFields(metadata),
-    createMetadataField: new CreateMetadataField(store, ids, clock),
-    renameMetadataField: new RenameMetadataField(store),
-    deleteMetadataField: new DeleteMetadataField(store),
+    createMetadataField: new CreateMetadataField(metadata, ids, clock),
+    renameMetadataField: new RenameMetadataField(metadata),
+    deleteMetadataField: new DeleteMetadataField(metadata),
     listBuiltInFields: new ListBuiltInFields(),
     toggleBuiltInFields: new ToggleBuiltInFields(datasets, clock),
-    setDocumentMetadata: new SetDocumentMetadata(store),
+    setDocumentMetadata: new SetDocumentMetadata(metadata),
   }),
   operations: metadataOperations,
 });

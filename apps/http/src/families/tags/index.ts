@@ -25,13 +25,13 @@ export interface TagUseCases {
 export const tagsFamily = defineFamily({
   name: "tags",
   token: Symbol("TagUseCases") as InjectionToken<TagUseCases>,
-  useCases: ({ store, repositories: { datasets, tags }, clock, ids }) => ({
+  useCases: ({ repositories: { tags }, clock, ids }) => ({
     listKnowledgeTags: new ListKnowledgeTags(tags),
-    createKnowledgeTag: new CreateKnowledgeTag(store, ids, clock),
-    renameKnowledgeTag: new RenameKnowledgeTag(store),
-    deleteKnowledgeTag: new DeleteKnowledgeTag(store),
+    createKnowledgeTag: new CreateKnowledgeTag(tags, ids, clock),
+    renameKnowledgeTag: new RenameKnowledgeTag(tags),
+    deleteKnowledgeTag: new DeleteKnowledgeTag(tags),
     bindTagsToDataset: new BindTagsToDataset(tags, ids, clock),
-    unbindTagsFromDataset: new UnbindTagsFromDataset(datasets, tags),
+    unbindTagsFromDataset: new UnbindTagsFromDataset(tags),
     listDatasetTags: new ListDatasetTags(tags),
   }),
   operations: tagOperations,

@@ -29,8 +29,12 @@ export function describeConversationRepositoryContract(openStore: OpenStore): vo
       await conversations.saveVariable(variable);
       const bob = anEndUser(app.id, { sessionId: "bob" });
       await endUsers.save(bob);
-      const read = (appId: string, session: string | null, conversationId: string, variableId: string) =>
-        conversations.findForVariableUpdate(appId, session, conversationId, variableId);
+      const read = (
+        appId: string,
+        session: string | null,
+        conversationId: string,
+        variableId: string | null,
+      ) => conversations.findForVariableUpdate(appId, session, conversationId, variableId);
 
       expect(await read(app.id, endUser.sessionId, conversation.id, variable.id)).toEqual({
         conversation,
@@ -51,6 +55,11 @@ export function describeConversationRepositoryContract(openStore: OpenStore): vo
         conversation,
         sessionUserId: undefined,
         variable,
+      });
+      expect(await read(app.id, endUser.sessionId, conversation.id, null)).toEqual({
+        conversation,
+        sessionUserId: endUser.id,
+        variable: undefined,
       });
       expect(await read(other.id, endUser.sessionId, conversation.id, variable.id)).toEqual({});
     });

@@ -5,6 +5,7 @@ import {
   aDataset,
   aDocument,
   aMember,
+  aMetadataField,
   anApp,
   anEndUser,
   anUploadFile,
@@ -62,7 +63,7 @@ export function describeListingContract(openStore: OpenStore): void {
       expect(await counts()).toEqual({ documents: 3, availableDocuments: 2, words: 121 });
       await documents.save({ ...available, archived: true });
       expect(await counts()).toEqual({ documents: 3, availableDocuments: 1, words: 121 });
-      await documents.delete(disabled.id);
+      await documents.delete(dataset.id, disabled.id, { archived: false });
       expect(await counts()).toEqual({ documents: 2, availableDocuments: 0, words: 101 });
       const overview = await datasets.findOverview(workspace.id, dataset.id);
       expect(overview).toEqual({
@@ -70,8 +71,51 @@ export function describeListingContract(openStore: OpenStore): void {
         counts: { documents: 2, availableDocuments: 0, words: 101 },
         firstDocument: { dataSourceType: "upload_file", docForm: "text_model" },
         authorName: "Ada",
+        tags: [],
+        fields: [],
       });
       expect(await datasets.findOverview(aWorkspace().id, dataset.id)).toBeUndefined();
+    });
+
+    it("gives an overview's knowledge tags by name and its fields in creation order, in the page too", async () => {
+      const { datasets, tags, metadata } = repositories();
+      const { workspace } = await seedWorkspace();
+      const [dataset, bare] = [
+        aDataset(workspace.id, { createdAt: 2 }),
+        aDataset(workspace.id, { createdAt: 1 }),
+      ];
+      for (const each of [dataset, bare]) await datasets.save(each);
+      const [zebra, apple, bots] = [
+        aTag(workspace.id, { name: "zebra" }),
+        aTag(workspace.id, { name: "apple" }),
+        aTag(workspace.id, { name: "bots", type: "app" }),
+      ];
+      for (const tag of [zebra, apple, bots]) await tags.create(tag);
+      await tags.bind(
+        [zebra, apple, bots].map((tag) => ({
+          id: globalThis.crypto.randomUUID(),
+          workspaceId: workspace.id,
+          tagId: tag.id,
+          targetId: dataset.id,
+          createdAt: 1,
+        })),
+      );
+      const [late, early] = [
+        aMetadataField(dataset.id, { name: "late", createdAt: 20 }),
+        aMetadataField(dataset.id, { name: "early", createdAt: 10 }),
+      ];
+      for (const field of [late, early]) await metadata.createField(field);
+      expect(await datasets.findOverview(workspace.id, dataset.id)).toMatchObject({
+        tags: [apple, zebra],
+        fields: [early, late],
+      });
+      const { items, total } = await datasets.listPage(workspace.id, {}, 0, 10);
+      expect(total).toBe(2);
+      expect(items.map((item) => [item.dataset.id, item.tags, item.fields])).toEqual([
+        [dataset.id, [apple, zebra], [early, late]],
+        [bare.id, [], []],
+      ]);
+      expect(await datasets.listPage(workspace.id, {}, 5, 10)).toEqual({ items: [], total: 2 });
     });
 
     it("pages a workspace's datasets newest first, by keyword and by every tag asked", async () => {
@@ -132,7 +176,7 @@ export function describeListingContract(openStore: OpenStore): void {
     });
 
     it("pages a dataset's documents newest first, by name and by display status, with what the list shows", async () => {
-      const { datasets, documents } = repositories();
+      const { datasets, documents, metadata } = repositories();
       const { workspace, member } = await seedWorkspace();
       const dataset = aDataset(workspace.id);
       await datasets.save(dataset);
@@ -164,14 +208,33 @@ export function describeListingContract(openStore: OpenStore): void {
         total: 4,
       });
       expect(await page({}, 2, 1)).toEqual({ names: ["intro.md"], total: 4 });
+      expect(await page({}, 9, 1)).toEqual({ names: [], total: 4 });
+      expect(await page({ keyword: "intro" }, 9, 1)).toEqual({ names: [], total: 2 });
       expect(await page({ keyword: "INTRO" })).toEqual({ names: ["Intro 2.md", "intro.md"], total: 2 });
       expect(await page({ keyword: "%" })).toEqual({ names: ["100%.txt"], total: 1 });
       expect(await page({ status: "available" })).toEqual({ names: ["intro.md"], total: 1 });
       expect(await page({ status: "disabled" })).toEqual({ names: ["Intro 2.md"], total: 1 });
       expect(await page({ status: "queuing" })).toEqual({ names: ["notes.txt"], total: 1 });
       expect(await page({ status: "archived", keyword: "100" })).toEqual({ names: ["100%.txt"], total: 1 });
+      const [late, early] = [
+        aMetadataField(dataset.id, { name: "late", createdAt: 20 }),
+        aMetadataField(dataset.id, { name: "early", createdAt: 10 }),
+      ];
+      for (const field of [late, early]) await metadata.createField(field);
+      await metadata.setValue(made[0]!.id, late.id, "2");
+      await metadata.setValue(made[0]!.id, early.id, "1");
       const [listed] = (await documents.listPage(dataset.id, { keyword: "intro.md" }, 0, 1)).items;
-      expect(listed).toEqual({ document: made[0], uploadFile: file, hitCount: 7, creatorName: "Ada" });
+      expect(listed).toEqual({
+        document: made[0],
+        uploadFile: file,
+        hitCount: 7,
+        creatorName: "Ada",
+        values: [
+          { id: early.id, name: "early", type: "string", value: "1" },
+          { id: late.id, name: "late", type: "string", value: "2" },
+        ],
+      });
+      expect((await documents.listPage(dataset.id, { keyword: "notes" }, 0, 1)).items[0]?.values).toEqual([]);
     });
 
     it("deletes a document with its chunks, values and file, unless another document uses the file", async () => {
@@ -181,12 +244,13 @@ export function describeListingContract(openStore: OpenStore): void {
       await datasets.save(dataset);
       const [shared, own] = [anUploadFile(member.id), anUploadFile(member.id)];
       for (const file of [shared, own]) await documents.saveUploadFile(workspace.id, file);
-      const [first, second, third] = [
+      const [first, second, third, archived] = [
         aDocument(dataset.id, { uploadFileId: shared.id, position: 1 }),
         aDocument(dataset.id, { uploadFileId: shared.id, position: 2 }),
         aDocument(dataset.id, { uploadFileId: own.id, position: 3 }),
+        aDocument(dataset.id, { position: 4, archived: true, archivedAt: 5 }),
       ];
-      for (const document of [first, second, third]) await documents.save(document);
+      for (const document of [first, second, third, archived]) await documents.save(document);
       await documents.saveChunks([aChunk(first.id), aChunk(third.id)]);
       const field = {
         id: globalThis.crypto.randomUUID(),
@@ -198,9 +262,14 @@ export function describeListingContract(openStore: OpenStore): void {
       await metadata.createField(field);
       await metadata.setValue(first.id, field.id, "x");
       await metadata.setValue(third.id, field.id, "y");
-      expect(await documents.delete(first.id)).toBe(true);
-      expect(await documents.delete(third.id)).toBe(true);
-      expect(await documents.delete(third.id)).toBe(false);
+      const other = aDataset(workspace.id);
+      await datasets.save(other);
+      expect(await documents.delete(other.id, first.id, { archived: false })).toBe(false);
+      expect(await documents.delete(dataset.id, first.id, { archived: true })).toBe(false);
+      expect(await documents.findInDataset(dataset.id, first.id)).toEqual(first);
+      expect(await documents.delete(dataset.id, first.id, { archived: false })).toBe(true);
+      expect(await documents.delete(dataset.id, third.id, { archived: false })).toBe(true);
+      expect(await documents.delete(dataset.id, third.id, { archived: false })).toBe(false);
       expect(await documents.findInDataset(dataset.id, first.id)).toBeUndefined();
       expect(await documents.listChunks(first.id)).toEqual([]);
       expect(await metadata.valuesOf(third.id)).toEqual([]);
@@ -208,6 +277,8 @@ export function describeListingContract(openStore: OpenStore): void {
       expect(await documents.findUploadFile(shared.id)).toEqual(shared);
       expect(await documents.findUploadFile(own.id)).toBeUndefined();
       expect(await documents.findInDataset(dataset.id, second.id)).toEqual(second);
+      expect(await documents.delete(dataset.id, archived.id, { archived: false })).toBe(false);
+      expect(await documents.delete(dataset.id, archived.id, { archived: true })).toBe(true);
       expect(await documents.countInDataset(dataset.id)).toBe(1);
       expect(await documents.findManyInDataset(dataset.id, [second.id, first.id, second.id])).toEqual([
         second,

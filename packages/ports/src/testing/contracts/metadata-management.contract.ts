@@ -67,7 +67,7 @@ export function describeMetadataManagementContract(openStore: OpenStore): void {
 
     it("renames a field, keeping every document's value, but not to another field's name", async () => {
       const { metadata } = repositories();
-      const { dataset, docs } = await seed();
+      const { dataset, other, docs } = await seed();
       const [author, year] = [
         aMetadataField(dataset.id, { name: "author", createdAt: 1 }),
         aMetadataField(dataset.id, { name: "year", createdAt: 2 }),
@@ -76,9 +76,12 @@ export function describeMetadataManagementContract(openStore: OpenStore): void {
       await metadata.createField(year);
       await metadata.setValue(docs[0].id, author.id, "Ada");
       await metadata.setValue(docs[1].id, author.id, "Grace");
-      expect(await metadata.renameField(author.id, "year")).toBe(false);
-      expect(await metadata.renameField(author.id, "author")).toBe(true);
-      expect(await metadata.renameField(author.id, "writer")).toBe(true);
+      const rename = (name: string) => metadata.renameField(dataset.id, author.id, name);
+      expect(await rename("year")).toBe("name_taken");
+      expect(await rename("author")).toEqual(author);
+      expect(await metadata.renameField(other.id, author.id, "elsewhere")).toBe("not_found");
+      expect(await metadata.renameField(dataset.id, "missing", "elsewhere")).toBe("not_found");
+      expect(await rename("writer")).toEqual({ ...author, name: "writer" });
       expect(await metadata.valuesOf(docs[1].id)).toEqual([
         { id: author.id, name: "writer", type: "string", value: "Grace" },
       ]);
@@ -90,7 +93,7 @@ export function describeMetadataManagementContract(openStore: OpenStore): void {
 
     it("deletes a field with its values, and the counts follow", async () => {
       const { metadata } = repositories();
-      const { dataset, docs } = await seed();
+      const { dataset, other, docs } = await seed();
       const [gone, kept] = [
         aMetadataField(dataset.id, { name: "gone", createdAt: 1 }),
         aMetadataField(dataset.id, { name: "kept", createdAt: 2 }),
@@ -99,8 +102,10 @@ export function describeMetadataManagementContract(openStore: OpenStore): void {
       await metadata.createField(kept);
       await metadata.setValue(docs[0].id, gone.id, "x");
       await metadata.setValue(docs[0].id, kept.id, "y");
-      expect(await metadata.deleteField(gone.id)).toBe(true);
-      expect(await metadata.deleteField(gone.id)).toBe(false);
+      expect(await metadata.deleteField(other.id, gone.id)).toBe(false);
+      expect(await metadata.valuesOf(docs[0].id)).toHaveLength(2);
+      expect(await metadata.deleteField(dataset.id, gone.id)).toBe(true);
+      expect(await metadata.deleteField(dataset.id, gone.id)).toBe(false);
       expect(await metadata.findField(dataset.id, gone.id)).toBeUndefined();
       expect(await metadata.valuesOf(docs[0].id)).toEqual([
         { id: kept.id, name: "kept", type: "string", value: "y" },
@@ -145,6 +150,68 @@ export function describeMetadataManagementContract(openStore: OpenStore): void {
       const fields = await metadata.listFieldsOf([dataset.id, other.id]);
       expect(fields.get(dataset.id)).toEqual([field]);
       expect(fields.get(other.id)).toEqual([]);
+    });
+
+    it("reads the dataset's fields in creation order with which ids are its documents", async () => {
+      const { metadata, documents } = repositories();
+      const { dataset, other, docs } = await seed();
+      const stranger = aDocument(other.id);
+      await documents.save(stranger);
+      const [late, early] = [
+        aMetadataField(dataset.id, { name: "late", createdAt: 2 }),
+        aMetadataField(dataset.id, { name: "early", createdAt: 1 }),
+      ];
+      for (const field of [late, early, aMetadataField(other.id)]) await metadata.createField(field);
+      const found = await metadata.findForValueWrite(dataset.id, [
+        docs[1].id,
+        stranger.id,
+        "missing",
+        docs[1].id,
+      ]);
+      expect(found.fields).toEqual([early, late]);
+      expect(found.documentIds).toEqual([docs[1].id]);
+      expect(await metadata.findForValueWrite(other.id, [])).toMatchObject({ documentIds: [] });
+    });
+
+    it("writes several documents' values at once: replacing, setting, clearing, skipping what is not the dataset's", async () => {
+      const { metadata, documents } = repositories();
+      const { dataset, other, docs } = await seed();
+      const stranger = aDocument(other.id);
+      await documents.save(stranger);
+      const [a, b, c] = ["a", "b", "c"].map((name, index) =>
+        aMetadataField(dataset.id, { name, createdAt: index + 1 }),
+      ) as [
+        ReturnType<typeof aMetadataField>,
+        ReturnType<typeof aMetadataField>,
+        ReturnType<typeof aMetadataField>,
+      ];
+      const foreign = aMetadataField(other.id);
+      for (const field of [a, b, c, foreign]) await metadata.createField(field);
+      for (const document of docs)
+        for (const field of [a, b]) await metadata.setValue(document.id, field.id, "old");
+      await metadata.writeValues(dataset.id, [
+        { documentId: docs[0].id, replaceAll: true, set: [[c.id, "new"]], clear: [] },
+        {
+          documentId: docs[1].id,
+          replaceAll: false,
+          set: [
+            [b.id, "new"],
+            [foreign.id, "x"],
+          ],
+          clear: [a.id],
+        },
+        { documentId: stranger.id, replaceAll: false, set: [[a.id, "x"]], clear: [] },
+      ]);
+      const values = async (id: string) =>
+        (await metadata.valuesOf(id)).map((entry) => [entry.name, entry.value]);
+      expect(await values(docs[0].id)).toEqual([["c", "new"]]);
+      expect(await values(docs[1].id)).toEqual([["b", "new"]]);
+      expect(await values(stranger.id)).toEqual([]);
+      expect((await metadata.listFieldUsage(dataset.id)).map((field) => field.count)).toEqual([0, 1, 1]);
+      await metadata.writeValues(dataset.id, [
+        { documentId: docs[1].id, replaceAll: true, set: [], clear: [] },
+      ]);
+      expect(await values(docs[1].id)).toEqual([]);
     });
   });
 }

@@ -90,26 +90,34 @@ export function describeTagManagementContract(openStore: OpenStore): void {
 
     it("renames a tag, to its own name too, but not to another's of its kind", async () => {
       const { tags } = repositories();
-      const { workspace } = await seed();
+      const { workspace, other, targets, binding } = await seed();
       const [first, second] = [aTag(workspace.id, { name: "a" }), aTag(workspace.id, { name: "b" })];
       await tags.create(first);
       await tags.create(second);
-      expect(await tags.rename(first.id, "a")).toBe(true);
-      expect(await tags.rename(first.id, "b")).toBe(false);
-      expect(await tags.rename(first.id, "c")).toBe(true);
+      await tags.bind([binding(first.id, targets[0].id)]);
+      const rename = (name: string) => tags.rename(workspace.id, "knowledge", first.id, name);
+      expect(await rename("a")).toEqual({ ...first, bindingCount: 1 });
+      expect(await rename("b")).toBe("name_taken");
+      expect(await tags.rename(other.id, "knowledge", first.id, "x")).toBe("not_found");
+      expect(await tags.rename(workspace.id, "app", first.id, "x")).toBe("not_found");
+      expect(await tags.rename(workspace.id, "knowledge", "missing", "x")).toBe("not_found");
+      expect(await rename("c")).toEqual({ ...first, name: "c", bindingCount: 1 });
       expect((await tags.findInWorkspace(workspace.id, "knowledge", first.id))?.name).toBe("c");
       expect((await tags.findInWorkspace(workspace.id, "knowledge", second.id))?.name).toBe("b");
     });
 
     it("deletes a tag with its bindings, leaving the targets and other tags' bindings", async () => {
       const { tags, datasets } = repositories();
-      const { workspace, targets, binding } = await seed();
+      const { workspace, other, targets, binding } = await seed();
       const [gone, kept] = [aTag(workspace.id, { name: "gone" }), aTag(workspace.id, { name: "kept" })];
       await tags.create(gone);
       await tags.create(kept);
       await tags.bind([binding(gone.id, targets[0].id), binding(kept.id, targets[0].id)]);
-      expect(await tags.delete(gone.id)).toBe(true);
-      expect(await tags.delete(gone.id)).toBe(false);
+      expect(await tags.delete(other.id, "knowledge", gone.id)).toBe(false);
+      expect(await tags.delete(workspace.id, "app", gone.id)).toBe(false);
+      expect(await tags.boundTagIds(targets[0].id)).toEqual([gone.id, kept.id].sort());
+      expect(await tags.delete(workspace.id, "knowledge", gone.id)).toBe(true);
+      expect(await tags.delete(workspace.id, "knowledge", gone.id)).toBe(false);
       expect(await tags.findInWorkspace(workspace.id, "knowledge", gone.id)).toBeUndefined();
       expect(await tags.boundTagIds(targets[0].id)).toEqual([kept.id]);
       expect(await datasets.findInWorkspace(workspace.id, targets[0].id)).toEqual(targets[0]);

@@ -70,14 +70,14 @@ export class InMemoryConversationRepository implements ConversationRepository, S
     appId: string,
     sessionId: string | null,
     conversationId: string,
-    variableId: string,
+    variableId: string | null,
   ) {
     const conversation = await this.findInApp(appId, conversationId);
     if (!conversation) return {};
     return {
       conversation,
       sessionUserId: sessionId === null ? undefined : await this.endUserIdOf(appId, sessionId),
-      variable: await this.findVariable(conversationId, variableId),
+      variable: variableId === null ? undefined : await this.findVariable(conversationId, variableId),
     };
   }
 

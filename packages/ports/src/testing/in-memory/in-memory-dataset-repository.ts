@@ -1,6 +1,7 @@
 import { type Dataset, matchesTextFilter } from "@service-api/domain";
 import type { DatasetFilter, DatasetOverview, DatasetRepository } from "../../dataset-repository.js";
 import type { InMemoryDocumentRepository } from "./in-memory-document-repository.js";
+import type { InMemoryMetadataRepository } from "./in-memory-metadata-repository.js";
 import type { InMemoryTagRepository } from "./in-memory-tag-repository.js";
 import type { InMemoryWorkspaceRepository } from "./in-memory-workspace-repository.js";
 import { byCreation, byText, type Snapshotting } from "./snapshotting.js";
@@ -12,6 +13,7 @@ export class InMemoryDatasetRepository implements DatasetRepository, Snapshottin
     private readonly documents: InMemoryDocumentRepository,
     private readonly workspaces: InMemoryWorkspaceRepository,
     private readonly tags: InMemoryTagRepository,
+    private readonly metadata: InMemoryMetadataRepository,
   ) {}
 
   snapshot(): unknown {
@@ -22,13 +24,16 @@ export class InMemoryDatasetRepository implements DatasetRepository, Snapshottin
     this.#datasets = snapshot as Map<string, Dataset>;
   }
 
-  #overview(dataset: Dataset): DatasetOverview {
+  async #overview(dataset: Dataset): Promise<DatasetOverview> {
     const first = this.documents.firstOf(dataset.id);
+    const bound = (await this.tags.boundTags([dataset.id])).get(dataset.id) ?? [];
     return {
       dataset: structuredClone(dataset),
       counts: this.documents.countsOf(dataset.id),
       firstDocument: first && { dataSourceType: first.dataSourceType, docForm: first.docForm },
       authorName: this.workspaces.memberName(dataset.createdBy),
+      tags: bound.filter((tag) => tag.type === "knowledge"),
+      fields: await this.metadata.listFields(dataset.id),
     };
   }
 
@@ -73,7 +78,9 @@ export class InMemoryDatasetRepository implements DatasetRepository, Snapshottin
     }
     matching.sort((a, b) => b.createdAt - a.createdAt || byText(a.id, b.id));
     return {
-      items: matching.slice(offset, offset + limit).map((dataset) => this.#overview(dataset)),
+      items: await Promise.all(
+        matching.slice(offset, offset + limit).map((dataset) => this.#overview(dataset)),
+      ),
       total: matching.length,
     };
   }

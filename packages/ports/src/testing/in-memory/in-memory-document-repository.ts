@@ -60,12 +60,17 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
       .filter((document) => filter.keyword === undefined || matchesTextFilter(document.name, filter.keyword))
       .filter((document) => filter.status === undefined || displayStatus(document) === filter.status)
       .sort((a, b) => b.createdAt - a.createdAt || b.position - a.position || byText(a.id, b.id));
-    const items = matching.slice(offset, offset + limit).map((document) => ({
-      document: structuredClone(document),
-      uploadFile: document.uploadFileId ? structuredClone(this.#files.get(document.uploadFileId)) : undefined,
-      hitCount: this.#stats(document.id).hitCount,
-      creatorName: this.workspaces.memberName(document.createdBy),
-    }));
+    const items = await Promise.all(
+      matching.slice(offset, offset + limit).map(async (document) => ({
+        document: structuredClone(document),
+        uploadFile: document.uploadFileId
+          ? structuredClone(this.#files.get(document.uploadFileId))
+          : undefined,
+        hitCount: this.#stats(document.id).hitCount,
+        creatorName: this.workspaces.memberName(document.createdBy),
+        values: await this.metadata.valuesOf(document.id),
+      })),
+    );
     return { items, total: matching.length };
   }
 
@@ -153,9 +158,9 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
     return this.#ofDataset(datasetId).sort(byPosition)[0];
   }
 
-  async delete(documentId: string): Promise<boolean> {
+  async delete(datasetId: string, documentId: string, expected: { archived: boolean }): Promise<boolean> {
     const document = this.#documents.get(documentId);
-    if (!document) return false;
+    if (document?.datasetId !== datasetId || document.archived !== expected.archived) return false;
     this.#documents.delete(documentId);
     for (const [id, chunk] of this.#chunks) if (chunk.documentId === documentId) this.#chunks.delete(id);
     await this.metadata.clearValues(documentId);

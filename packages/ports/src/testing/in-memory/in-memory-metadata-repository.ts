@@ -1,5 +1,6 @@
 import type { Dataset, MetadataEntry, MetadataField, MetadataFieldUsage } from "@service-api/domain";
-import type { MetadataRepository } from "../../metadata-repository.js";
+import type { DocumentValueChanges, MetadataRepository } from "../../metadata-repository.js";
+import type { Renamed } from "../../tag-repository.js";
 import type { Snapshotting } from "./snapshotting.js";
 
 /** Fields by creation time; a stable sort keeps ties in the order they were created (the map's). */
@@ -40,15 +41,16 @@ export class InMemoryMetadataRepository implements MetadataRepository, Snapshott
     return field?.datasetId === datasetId ? structuredClone(field) : undefined;
   }
 
-  async renameField(fieldId: string, name: string): Promise<boolean> {
+  async renameField(datasetId: string, fieldId: string, name: string): Promise<Renamed<MetadataField>> {
     const field = this.#fields.get(fieldId);
-    if (!field) return true;
-    if (this.#nameTaken({ ...field, name })) return false;
+    if (field?.datasetId !== datasetId) return "not_found";
+    if (this.#nameTaken({ ...field, name })) return "name_taken";
     field.name = name;
-    return true;
+    return structuredClone(field);
   }
 
-  async deleteField(fieldId: string): Promise<boolean> {
+  async deleteField(datasetId: string, fieldId: string): Promise<boolean> {
+    if (this.#fields.get(fieldId)?.datasetId !== datasetId) return false;
     for (const values of this.#values.values()) values.delete(fieldId);
     return this.#fields.delete(fieldId);
   }
@@ -97,6 +99,33 @@ export class InMemoryMetadataRepository implements MetadataRepository, Snapshott
     dataset: undefined,
     documentCount: 0,
   });
+
+  /** Set by the store: which of the ids are the dataset's documents, which this repository does not hold. */
+  documentsOf: (datasetId: string, documentIds: readonly string[]) => Promise<string[]> = async () => [];
+
+  async findForValueWrite(datasetId: string, documentIds: readonly string[]) {
+    return {
+      fields: await this.listFields(datasetId),
+      documentIds: await this.documentsOf(datasetId, documentIds),
+    };
+  }
+
+  async writeValues(datasetId: string, changes: readonly DocumentValueChanges[]): Promise<void> {
+    const documents = new Set(
+      await this.documentsOf(
+        datasetId,
+        changes.map((change) => change.documentId),
+      ),
+    );
+    const inDataset = (fieldId: string) => this.#fields.get(fieldId)?.datasetId === datasetId;
+    for (const change of changes) {
+      if (!documents.has(change.documentId)) continue;
+      if (change.replaceAll) await this.clearValues(change.documentId);
+      for (const fieldId of change.clear) await this.clearValue(change.documentId, fieldId);
+      for (const [fieldId, value] of change.set)
+        if (inDataset(fieldId)) await this.setValue(change.documentId, fieldId, value);
+    }
+  }
 
   async findFieldUsage(workspaceId: string, datasetId: string) {
     const { dataset, documentCount } = await this.datasetWithCount(workspaceId, datasetId);

@@ -25,12 +25,14 @@ export function createInMemoryStore(): Store {
   const documents = new InMemoryDocumentRepository(metadata, workspaces, (workspaceId, datasetId) =>
     datasets.findInWorkspace(workspaceId, datasetId),
   );
-  const datasets = new InMemoryDatasetRepository(documents, workspaces, tags);
+  const datasets = new InMemoryDatasetRepository(documents, workspaces, tags, metadata);
   tags.datasetOf = (workspaceId, datasetId) => datasets.findInWorkspace(workspaceId, datasetId);
   metadata.datasetWithCount = async (workspaceId, datasetId) => {
     const dataset = await datasets.findInWorkspace(workspaceId, datasetId);
     return { dataset, documentCount: dataset ? await documents.countInDataset(dataset.id) : 0 };
   };
+  metadata.documentsOf = async (datasetId, documentIds) =>
+    (await documents.findManyInDataset(datasetId, documentIds)).map((document) => document.id);
   const endUsers = new InMemoryEndUserRepository();
   const conversations = new InMemoryConversationRepository();
   conversations.endUserIdOf = async (appId, sessionId) =>

@@ -1,5 +1,5 @@
 import type { CountedTag, Dataset, Tag, TagBinding, TagType } from "@service-api/domain";
-import type { TagRepository } from "../../tag-repository.js";
+import type { Renamed, TagRepository } from "../../tag-repository.js";
 import { byName, byText, type Snapshotting } from "./snapshotting.js";
 
 export class InMemoryTagRepository implements TagRepository, Snapshotting {
@@ -75,15 +75,22 @@ export class InMemoryTagRepository implements TagRepository, Snapshotting {
     });
   }
 
-  async rename(tagId: string, name: string): Promise<boolean> {
+  async rename(
+    workspaceId: string,
+    type: TagType,
+    tagId: string,
+    name: string,
+  ): Promise<Renamed<CountedTag>> {
     const tag = this.#tags.get(tagId);
-    if (!tag) return true;
-    if (this.#nameTaken({ ...tag, name })) return false;
+    if (tag?.workspaceId !== workspaceId || tag.type !== type) return "not_found";
+    if (this.#nameTaken({ ...tag, name })) return "name_taken";
     tag.name = name;
-    return true;
+    return this.#counted(tag);
   }
 
-  async delete(tagId: string): Promise<boolean> {
+  async delete(workspaceId: string, type: TagType, tagId: string): Promise<boolean> {
+    const tag = this.#tags.get(tagId);
+    if (tag?.workspaceId !== workspaceId || tag.type !== type) return false;
     for (const [pair, binding] of this.#bindings) if (binding.tagId === tagId) this.#bindings.delete(pair);
     return this.#tags.delete(tagId);
   }

@@ -1,0 +1,82 @@
+import type { DocumentValueChanges } from "@service-api/ports";
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { DatabaseSchema } from "../schema.js";
+import type { SqlFeatures } from "../sql-features.js";
+
+/** The values the changes remove: fields cleared, and with `replaceAll` every field not set. */
+function removed(changes: readonly DocumentValueChanges[]): RawBuilder<boolean> | undefined {
+  const conditions = changes.flatMap(({ documentId, replaceAll, set, clear }) => {
+    const kept = set.map(([fieldId]) => fieldId);
+    if (replaceAll)
+      return kept.length > 0
+        ? [sql`(document_id = ${documentId} and field_id not in (${sql.join(kept)}))`]
+        : [sql`document_id = ${documentId}`];
+    return clear.length > 0 ? [sql`(document_id = ${documentId} and field_id in (${sql.join(clear)}))`] : [];
+  });
+  return conditions.length > 0 ? sql<boolean>`(${sql.join(conditions, sql` or `)})` : undefined;
+}
+
+/**
+ * Sets the values (an upsert), each only while its document and field are the dataset's: a
+ * lookup by id for each value, never a list of the dataset's documents. The `where` also keeps
+ * SQLite from reading `on conflict` as a join's `on`.
+ */
+function upsert(changes: readonly DocumentValueChanges[], dataset: RawBuilder<unknown>) {
+  const rows = changes.flatMap(({ documentId, set }) =>
+    set.map(([fieldId, value]) => sql`(${documentId}, ${fieldId}, ${value})`),
+  );
+  if (rows.length === 0) return undefined;
+  return sql`insert into document_metadata_values (document_id, field_id, value)
+    select v.column1, v.column2, v.column3 from (values ${sql.join(rows)}) as v
+    where exists (select 1 from documents where id = v.column1 and dataset_id = ${dataset})
+      and exists (select 1 from metadata_fields where id = v.column2 and dataset_id = ${dataset})
+    on conflict (document_id, field_id) do update set value = excluded.value`;
+}
+
+/** A delete racing each attempt is rarer each time; past this, the error stands. */
+const WRITE_ATTEMPTS = 3;
+
+/**
+ * Writes the changes. Where a WITH may write (PostgreSQL), one statement: it locks the dataset
+ * first (the lock every write to its documents and values takes first), deletes, then upserts;
+ * the two touch different rows. Elsewhere (SQLite, whose writers are serial anyway) the delete and
+ * the upsert run in one transaction.
+ */
+export async function writeValues(
+  db: Kysely<DatabaseSchema>,
+  features: SqlFeatures,
+  datasetId: string,
+  changes: readonly DocumentValueChanges[],
+): Promise<void> {
+  const removing = removed(changes);
+  if (features.modifyingCtes) {
+    const locked = sql`with locked as (select id from datasets where id = ${datasetId} for update)`;
+    const deleting =
+      removing &&
+      sql`delete from document_metadata_values where exists (select 1 from locked) and ${removing}`;
+    const upserting = upsert(changes, sql`(select id from locked)`);
+    const statement =
+      deleting && upserting
+        ? sql`${locked}, removed as (${deleting}) ${upserting}`
+        : sql`${locked} ${deleting ?? upserting}`;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        await statement.execute(db);
+        return;
+      } catch (error) {
+        // A field or document deleted while this statement waited for the dataset's lock is still
+        // in its snapshot, taken before the wait, so its value passes the check and breaks the
+        // foreign key. Run again: the new snapshot leaves it out.
+        if (attempt < WRITE_ATTEMPTS && features.isForeignKeyViolation(error)) continue;
+        throw error;
+      }
+    }
+  }
+  const write = async (trx: Kysely<DatabaseSchema>) => {
+    if (removing) await sql`delete from document_metadata_values where ${removing}`.execute(trx);
+    const upserting = upsert(changes, sql`${datasetId}`);
+    if (upserting) await upserting.execute(trx);
+  };
+  if (db.isTransaction) await write(db);
+  else await db.transaction().execute(write);
+}
