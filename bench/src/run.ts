@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { autocannonLoad } from "./autocannon-load.js";
 import { chart } from "./chart.js";
 import { generateDataset } from "./generate-dataset.js";
-import { generatePostgresDataset } from "./generate-postgres-dataset.js";
+import { generatePostgresDataset, postgresDatabaseDirectories } from "./generate-postgres-dataset.js";
 import { holdInMemory } from "./hold-in-memory.js";
 import { bestOf, type LoadSettings, type Measurement, measure } from "./measure.js";
 import { FLOORED, MANAGED, OPERATION_NAMES, OPERATIONS, type OperationName, READS } from "./operations.js";
@@ -37,7 +37,7 @@ const postgresUrl =
 /** The load generator: autocannon (default), or wrk, which leaves the server more of the cores. */
 const loadGenerator = process.env.BENCH_LOAD ?? "autocannon";
 if (!["autocannon", "wrk"].includes(loadGenerator)) throw new Error("BENCH_LOAD: autocannon or wrk");
-/** Hold the SQLite files in the page cache (vmtouch) while they are measured. */
+/** Hold the SQLite files and the PostgreSQL databases in the page cache (vmtouch) while measured. */
 const holdData = process.env.BENCH_HOLD_DATA === "1";
 /** Passed to our server and applied by the floor alike. */
 const mmapSizeBytes = Number(process.env.SQLITE_MMAP_SIZE || 0);
@@ -94,7 +94,7 @@ function freshCopyOf(documents: number): string {
 /** With BENCH_HOLD_DATA=1, the files stay in memory until `release`. */
 async function held(paths: string[]) {
   if (!holdData) return { release: async () => {} };
-  log(`  holding ${paths.length} file(s) in the page cache (vmtouch -l)`);
+  log(`  holding ${paths.length} path(s) in the page cache (vmtouch -l)`);
   return holdInMemory(paths);
 }
 
@@ -143,7 +143,9 @@ async function measurePostgres(serverUrl: string): Promise<PostgresSizeResult[]>
     contenders[`ours@${documents}`] = { server: await startOurServer(databaseUrl, ++port), documents };
   }
   log("\nPostgreSQL: service-api at each size, in turn");
+  const hold = await held(await postgresDatabaseDirectories(serverUrl, sizes));
   const results = await measureInTurn(contenders, OPERATION_NAMES);
+  await hold.release();
   const measured = sizes.map((documents) => ({
     documents,
     ours: results[`ours@${documents}`]!,
