@@ -6,7 +6,7 @@ import type { DatabaseSchema, DocumentTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { DATASET_COLUMNS_PREFIXED, datasetFromPrefixed } from "./dataset-rows.js";
 import { documentFromRow } from "./document-rows.js";
-import { entryFromRow } from "./metadata-rows.js";
+import { entryFromRow, valuesWithFields } from "./metadata-rows.js";
 import { jsonRows } from "./rows.js";
 import { FILE_COLUMNS, uploadFileFromColumns } from "./upload-file-rows.js";
 
@@ -45,18 +45,7 @@ const detailOfDocument = compiledReadWith(
           ofChunks()
             .select((inner) => inner.fn.sum<number>("chunks.char_count").as("characters"))
             .as("chunk_characters"),
-          features
-            .jsonArrayFrom(
-              eb
-                .selectFrom("document_metadata_values as value")
-                .innerJoin("metadata_fields as field", "field.id", "value.field_id")
-                .select(["field.id", "field.name", "field.type", "value.value"])
-                .where("value.document_id", "=", documentId)
-                .orderBy("field.created_at")
-                .orderBy("field.position")
-                .orderBy("field.id"),
-            )
-            .as("value_rows"),
+          features.jsonArrayFrom(valuesWithFields(db, documentId)).as("value_rows"),
         ];
       })
       .where("ds.id", "=", datasetId)
