@@ -165,6 +165,52 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
     }
   });
 
+  it("lets value writes to different documents of a dataset run together, and to one document in turn", async () => {
+    const url = await createTestSchema(database.url);
+    const store = await openPostgresStore({ databaseUrl: url });
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    const waitingForLocks = async () => {
+      const { rows } = await other.query(
+        "select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+      );
+      return rows[0].waiting as number;
+    };
+    try {
+      const { workspaces, datasets, documents, metadata } = store.repositories;
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      const [first, second] = [aDocument(dataset.id), aDocument(dataset.id)];
+      for (const document of [first, second]) await documents.save(document);
+      const field = aMetadataField(dataset.id, { name: "owner" });
+      await metadata.createField(field);
+      const write = (documentId: string, value: string) =>
+        metadata.writeValues(dataset.id, [
+          { documentId, replaceAll: false, set: [[field.id, value]], clear: [] },
+        ]);
+
+      // Another instance's value write to the first document, not yet committed: its locks held.
+      await other.query("begin");
+      await other.query(
+        `with locked as (select id from datasets where id = $1 for share)
+         select id from documents where dataset_id = (select id from locked) and id = $2 for no key update`,
+        [dataset.id, first.id],
+      );
+      await write(second.id, "b");
+      expect(await metadata.valuesOf(second.id)).toMatchObject([{ value: "b" }]);
+      const waiting = write(first.id, "a");
+      await expect.poll(waitingForLocks).toBeGreaterThan(0);
+      await other.query("commit");
+      await waiting;
+      expect(await metadata.valuesOf(first.id)).toMatchObject([{ value: "a" }]);
+    } finally {
+      await other.end();
+      await store.close();
+    }
+  });
+
   it("ends concurrent updates of a variable from several instances with one value, whole", async () => {
     const stores = await instances(3);
     try {

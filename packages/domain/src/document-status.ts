@@ -19,6 +19,46 @@ export function ensureStatusActionAllowed(document: Document, action: DocumentSt
     throw new InvalidActionError(`Document: ${document.name} is not completed.`);
 }
 
+/** What a status action sets on each document it changes. */
+export type DocumentStatusPatch = Partial<
+  Pick<
+    Document,
+    "enabled" | "disabledAt" | "disabledBy" | "archived" | "archivedAt" | "archivedBy" | "updatedAt"
+  >
+>;
+
+/** The fields `action` by `actor` at `now` (Unix seconds) sets on a document it changes. */
+export function statusPatch(
+  action: DocumentStatusAction,
+  actor: string | null,
+  now: number,
+): DocumentStatusPatch {
+  switch (action) {
+    case "enable":
+      return { enabled: true, disabledAt: null, disabledBy: null, updatedAt: now };
+    case "disable":
+      return { enabled: false, disabledAt: now, disabledBy: actor, updatedAt: now };
+    case "archive":
+      return { archived: true, archivedAt: now, archivedBy: actor, updatedAt: now };
+    default:
+      return { archived: false, archivedAt: null, archivedBy: null, updatedAt: now };
+  }
+}
+
+/** Whether `action` changes the document: false when it is already in the action's state. */
+export function statusActionChanges(document: Document, action: DocumentStatusAction): boolean {
+  switch (action) {
+    case "enable":
+      return !document.enabled;
+    case "disable":
+      return document.enabled;
+    case "archive":
+      return !document.archived;
+    default:
+      return document.archived;
+  }
+}
+
 /**
  * The document after `action` by `actor` at `now` (Unix seconds), or undefined when it is already in
  * the action's state (then nothing changes, `updatedAt` included).
@@ -29,24 +69,9 @@ export function applyStatusAction(
   actor: string | null,
   now: number,
 ): Document | undefined {
-  switch (action) {
-    case "enable":
-      return document.enabled
-        ? undefined
-        : { ...document, enabled: true, disabledAt: null, disabledBy: null, updatedAt: now };
-    case "disable":
-      return document.enabled
-        ? { ...document, enabled: false, disabledAt: now, disabledBy: actor, updatedAt: now }
-        : undefined;
-    case "archive":
-      return document.archived
-        ? undefined
-        : { ...document, archived: true, archivedAt: now, archivedBy: actor, updatedAt: now };
-    default:
-      return document.archived
-        ? { ...document, archived: false, archivedAt: null, archivedBy: null, updatedAt: now }
-        : undefined;
-  }
+  return statusActionChanges(document, action)
+    ? { ...document, ...statusPatch(action, actor, now) }
+    : undefined;
 }
 
 export const DISPLAY_STATUSES = [

@@ -4,9 +4,17 @@ import type {
   Dataset,
   DisplayStatus,
   Document,
+  DocumentStatusPatch,
   MetadataEntry,
   UploadFile,
 } from "@service-api/domain";
+
+/** A status action's write: the documents it read, the ones it changes, and what it sets on them. */
+export interface StatusUpdate {
+  read: readonly Document[];
+  changing: readonly string[];
+  patch: DocumentStatusPatch;
+}
 
 /** A document as its list shows it. */
 export interface DocumentListing {
@@ -67,6 +75,23 @@ export interface DocumentRepository {
   ): Promise<{ dataset: Dataset | undefined; detail: DocumentDetailRecord | undefined }>;
   /** The dataset's documents among these ids, in no particular order; others are left out. */
   findManyInDataset(datasetId: string, documentIds: readonly string[]): Promise<Document[]>;
+  /**
+   * The workspace's dataset, its documents among `documentIds` (in no particular order) and the
+   * workspace owner's member id, read together: one statement where the store can. No dataset:
+   * nothing else.
+   */
+  findForStatusUpdate(
+    workspaceId: string,
+    datasetId: string,
+    documentIds: readonly string[],
+  ): Promise<{ dataset: Dataset | undefined; documents: Document[]; ownerId: string | null }>;
+  /**
+   * Sets `patch` on the dataset's documents `changing`, all or nothing, while every document of
+   * `read` still has the indexing status, `isPaused`, `enabled` and `archived` it was read with; the
+   * display status follows. One statement where the store can, taking the dataset's lock first
+   * where rows lock. False, and nothing written, when one of them changed or went meanwhile.
+   */
+  updateStatus(datasetId: string, update: StatusUpdate): Promise<boolean>;
   /** The uploaded file with this id; absent when the file is gone. */
   findUploadFile(fileId: string): Promise<UploadFile | undefined>;
   /** The dataset's documents, by position then id. */

@@ -48,13 +48,14 @@ export interface MetadataRepository {
   /** Removes every value of the document. */
   clearValues(documentId: string): Promise<void>;
   /**
-   * The dataset's fields in creation order and which of `documentIds` are its documents, read
-   * together: one statement where the store can.
+   * The workspace's dataset, its fields in creation order and which of `documentIds` are its
+   * documents, read together: one statement where the store can. No dataset: nothing else.
    */
   findForValueWrite(
+    workspaceId: string,
     datasetId: string,
     documentIds: readonly string[],
-  ): Promise<{ fields: MetadataField[]; documentIds: string[] }>;
+  ): Promise<{ dataset: Dataset | undefined; fields: MetadataField[]; documentIds: string[] }>;
   /**
    * Writes the documents' changes (one per document) atomically: one statement where the store
    * can, taking the dataset's lock first where rows lock. A change to a document or field no longer

@@ -21,7 +21,7 @@ export interface HandlerInput<Params, Query, Body> {
   workspaceId: string;
   /** The app key's app (app operations). */
   app: App;
-  /** The dataset named in the path, checked (operations with `dataset: true`). */
+  /** The dataset named in the path, checked (operations with `dataset: true`; else undefined). */
   dataset: Dataset;
 }
 
@@ -47,8 +47,13 @@ export interface Operation<
   summary: string;
   description?: string;
   key: KeyKind;
-  /** Checks the dataset in the path (404, 403) before anything of the request but the key. */
-  dataset?: boolean;
+  /**
+   * Checks the dataset in the path (404, 403) before anything of the request but the key. With
+   * `"in-use-case"` the use case reads the dataset with what else it reads and checks it first,
+   * which saves a round trip; a request that fails to parse has its dataset checked before its
+   * error is answered, so the order of the checks holds either way.
+   */
+  dataset?: boolean | "in-use-case";
   params?: P;
   query?: Q;
   /** Whether this request has a body to read; default: when the operation has a body schema. */

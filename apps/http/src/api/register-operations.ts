@@ -49,20 +49,53 @@ function queryOf(req: Request, operation: Operation): Record<string, unknown> {
 
 const readsBody = (operation: Operation, req: Request) => operation.readsBody?.(req) ?? true;
 
-function handlerOf(operation: Operation): RequestHandler {
+function handlerOf(operation: Operation, openDataset: OpenDataset): RequestHandler {
+  const parse = (req: Request, res: Response) => ({
+    params: res.locals.params,
+    query: operation.query ? parseBody(operation.query, queryOf(req, operation)) : undefined,
+    body: operation.body && readsBody(operation, req) ? parseBody(operation.body, req.body) : undefined,
+    workspaceId: operation.key === "knowledge" ? workspaceOf(res) : (undefined as never),
+    app: operation.key === "app" ? appOf(res) : (undefined as never),
+    dataset: res.locals.dataset,
+  });
+  const parseAfterDataset =
+    operation.dataset === "in-use-case" ? datasetCheckedBeforeError(parse, openDataset) : parse;
   return async (req: Request, res: Response) => {
-    const result = await operation.handle({
-      params: res.locals.params,
-      query: operation.query ? parseBody(operation.query, queryOf(req, operation)) : undefined,
-      body: operation.body && readsBody(operation, req) ? parseBody(operation.body, req.body) : undefined,
-      workspaceId: operation.key === "knowledge" ? workspaceOf(res) : (undefined as never),
-      app: operation.key === "app" ? appOf(res) : (undefined as never),
-      dataset: res.locals.dataset,
-    });
+    const result = await operation.handle(await parseAfterDataset(req, res));
     if (operation.success.status === 204) res.status(204).end();
     else sendJson(res, result, operation.success.status);
   };
 }
+
+const checkDataset = (openDataset: OpenDataset, req: Request, res: Response) =>
+  openDataset.execute({ workspaceId: workspaceOf(res), datasetId: pathId(req.params.dataset_id) });
+
+/** `parse`, but a request it refuses has the path's dataset checked first: a 404 or 403 wins. */
+const datasetCheckedBeforeError =
+  <T>(parse: (req: Request, res: Response) => T, openDataset: OpenDataset) =>
+  async (req: Request, res: Response): Promise<T> => {
+    try {
+      return parse(req, res);
+    } catch (error) {
+      await checkDataset(openDataset, req, res);
+      throw error;
+    }
+  };
+
+/** `step`, but an error it passes on has the path's dataset checked first. */
+const stepAfterDataset =
+  (step: RequestHandler, openDataset: OpenDataset): RequestHandler =>
+  (req, res, next) => {
+    const after = (error?: unknown) => {
+      if (error === undefined || error === "route" || error === "router") return next(error);
+      checkDataset(openDataset, req, res).then(() => next(error), next);
+    };
+    try {
+      Promise.resolve(step(req, res, after)).catch(after);
+    } catch (error) {
+      after(error);
+    }
+  };
 
 /** What runs before the handler, in the reference's order: key, the path's dataset, path parameters, body. */
 function pipelineOf(
@@ -70,15 +103,11 @@ function pipelineOf(
   container: DependencyContainer,
   openDataset: OpenDataset,
 ): RequestHandler[] {
-  const steps: RequestHandler[] = [
-    operation.key === "app" ? requireAppKey(container) : requireDatasetKey(container),
-  ];
-  if (operation.dataset) {
+  const key = operation.key === "app" ? requireAppKey(container) : requireDatasetKey(container);
+  const steps: RequestHandler[] = [];
+  if (operation.dataset === true) {
     steps.push(async (req, res, next) => {
-      res.locals.dataset = await openDataset.execute({
-        workspaceId: workspaceOf(res),
-        datasetId: pathId(req.params.dataset_id),
-      });
+      res.locals.dataset = await checkDataset(openDataset, req, res);
       next();
     });
   }
@@ -93,7 +122,9 @@ function pipelineOf(
         readsBody(operation, req) ? step(req, res, next) : next();
     steps.push(...jsonBody.map(ifRead));
   }
-  return steps;
+  const checked =
+    operation.dataset === "in-use-case" ? steps.map((step) => stepAfterDataset(step, openDataset)) : steps;
+  return [key, ...checked];
 }
 
 /** Serves every operation; a path's other methods answer 405 with `Allow`. */
@@ -113,7 +144,10 @@ export function registerOperations(
     const route = router.route(expressPath(path));
     const served = byPath.get(path)!;
     for (const operation of served)
-      route[operation.method](...pipelineOf(operation, container, openDataset), handlerOf(operation));
+      route[operation.method](
+        ...pipelineOf(operation, container, openDataset),
+        handlerOf(operation, openDataset),
+      );
     const methods = served.map((operation) => operation.method.toUpperCase());
     route.all(methodNotAllowed(methods.includes("GET") ? [...methods, "HEAD"] : methods));
   }

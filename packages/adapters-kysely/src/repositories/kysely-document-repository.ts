@@ -1,12 +1,13 @@
 import type { Chunk, ChunkStats, Document, UploadFile } from "@service-api/domain";
-import type { DocumentFilter, DocumentListing, DocumentRepository } from "@service-api/ports";
+import type { DocumentFilter, DocumentListing, DocumentRepository, StatusUpdate } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
 import { compiledByCount, compiledRead, compiledReadWith } from "../compiled-read.js";
 import type { DatabaseSchema, DocumentTable, Flag } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { documentDetailRead } from "./document-detail-read.js";
 import { documentFromRow, documentToRow } from "./document-rows.js";
-import { entryFromRow } from "./metadata-rows.js";
+import { findForStatusUpdate, updateStatus } from "./document-status-writes.js";
+import { entryFromRow, valuesWithFields } from "./metadata-rows.js";
 import { jsonRows, toFlag, updateAllBut } from "./rows.js";
 import { FILE_COLUMNS, uploadFileFromColumns, uploadFileFromRow } from "./upload-file-rows.js";
 
@@ -135,20 +136,7 @@ function documentPage(
         .as("creator_name"),
       // Where reads are gathered; elsewhere `readSeparately` reads the page's values.
       ...(features.gathersReads
-        ? [
-            features
-              .jsonArrayFrom(
-                eb
-                  .selectFrom("document_metadata_values as value")
-                  .innerJoin("metadata_fields as field", "field.id", "value.field_id")
-                  .select(["field.id", "field.name", "field.type", "value.value"])
-                  .whereRef("value.document_id", "=", "documents.id")
-                  .orderBy("field.created_at")
-                  .orderBy("field.position")
-                  .orderBy("field.id"),
-              )
-              .as("value_rows"),
-          ]
+        ? [features.jsonArrayFrom(valuesWithFields(db, eb.ref("documents.id"))).as("value_rows")]
         : []),
       // Unfiltered, the total is the dataset's counter: the page costs the same at 1k or 1M
       // documents. Either way it is a sub-select run once, not per row.
@@ -270,6 +258,14 @@ export class KyselyDocumentRepository implements DocumentRepository {
     const unique = [...new Set(documentIds)];
     if (unique.length === 0) return [];
     return (await documentsInDataset(this.db, unique.length, datasetId, ...unique)).map(documentFromRow);
+  }
+
+  findForStatusUpdate(workspaceId: string, datasetId: string, documentIds: readonly string[]) {
+    return findForStatusUpdate(this.db, workspaceId, datasetId, documentIds);
+  }
+
+  updateStatus(datasetId: string, update: StatusUpdate): Promise<boolean> {
+    return updateStatus(this.db, this.features, datasetId, update);
   }
 
   async findUploadFile(fileId: string): Promise<UploadFile | undefined> {

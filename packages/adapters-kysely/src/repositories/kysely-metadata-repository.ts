@@ -10,7 +10,7 @@ import { compiledByCount, compiledRead } from "../compiled-read.js";
 import type { DatabaseSchema, MetadataFieldTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { DATASET_COLUMNS_PREFIXED, datasetFromPrefixed, lockedDataset } from "./dataset-rows.js";
-import { entryFromRow } from "./metadata-rows.js";
+import { entryFromRow, valuesWithFields } from "./metadata-rows.js";
 import { writeValues } from "./metadata-value-writes.js";
 import { updateAllBut } from "./rows.js";
 
@@ -65,16 +65,7 @@ const fieldOfDataset = compiledRead((db, datasetId: string, fieldId: string) =>
     .where("id", "=", fieldId)
     .where("dataset_id", "=", datasetId),
 );
-const valuesOfDocument = compiledRead((db, documentId: string) =>
-  db
-    .selectFrom("document_metadata_values as value")
-    .innerJoin("metadata_fields as field", "field.id", "value.field_id")
-    .select(["field.id", "field.name", "field.type", "value.value"])
-    .where("value.document_id", "=", documentId)
-    .orderBy("field.created_at")
-    .orderBy("field.position")
-    .orderBy("field.id"),
-);
+const valuesOfDocument = compiledRead((db, documentId: string) => valuesWithFields(db, documentId));
 const valuesOfDocuments = compiledByCount((db, count, ...documentIds) =>
   db
     .selectFrom("document_metadata_values as value")
@@ -100,30 +91,39 @@ const datasetWithFieldUsage = compiledRead((db, workspaceId: string, datasetId: 
 ) as (...args: unknown[]) => Promise<(Record<string, unknown> & FieldUsageRow)[]>;
 
 /** The dataset's fields in creation order, then (`name` null) which of the ids are its documents. */
-const fieldsAndDocuments = compiledByCount((db, count, datasetId, ...documentIds) =>
-  db
+/**
+ * The workspace's dataset (columns prefixed `ds_`) with a row per field and per document of
+ * `documentIds` (one without a name), or one row of nulls beside it: a row while the dataset exists.
+ */
+const datasetFieldsAndDocuments = compiledByCount((db, count, workspaceId, datasetId, ...documentIds) => {
+  const fields = db
     .selectFrom("metadata_fields")
     .select(FIELD_COLUMNS)
     .select("position")
+    .where("dataset_id", "=", datasetId as string);
+  const documents = db
+    .selectFrom("documents")
+    .select([
+      "id",
+      "dataset_id",
+      sql<string>`null`.as("name"),
+      sql<string>`null`.as("type"),
+      sql<number>`null`.as("created_at"),
+      sql<number>`null`.as("position"),
+    ])
     .where("dataset_id", "=", datasetId as string)
-    .unionAll(
-      db
-        .selectFrom("documents")
-        .select([
-          "id",
-          "dataset_id",
-          sql<string>`null`.as("name"),
-          sql<string>`null`.as("type"),
-          sql<number>`null`.as("created_at"),
-          sql<number>`null`.as("position"),
-        ])
-        .where("dataset_id", "=", datasetId as string)
-        .where("id", "in", documentIds.slice(0, count) as string[]),
-    )
-    .orderBy("created_at")
-    .orderBy("position")
-    .orderBy("id"),
-);
+    .where("id", "in", documentIds.slice(0, count) as string[]);
+  return db
+    .selectFrom("datasets as ds")
+    .leftJoin((count > 0 ? fields.unionAll(documents) : fields).as("item"), (join) => join.onTrue())
+    .select(DATASET_COLUMNS_PREFIXED as never[])
+    .select(["item.id", "item.dataset_id", "item.name", "item.type", "item.created_at"])
+    .where("ds.id", "=", datasetId as string)
+    .where("ds.workspace_id", "=", workspaceId as string)
+    .orderBy("item.created_at")
+    .orderBy("item.position")
+    .orderBy("item.id");
+});
 
 type FieldUsageRow = { id: string; name: string; type: string; document_count: number | string };
 
@@ -239,13 +239,24 @@ export class KyselyMetadataRepository implements MetadataRepository {
     await this.db.deleteFrom("document_metadata_values").where("document_id", "=", documentId).execute();
   }
 
-  async findForValueWrite(datasetId: string, documentIds: readonly string[]) {
+  async findForValueWrite(workspaceId: string, datasetId: string, documentIds: readonly string[]) {
     const unique = [...new Set(documentIds)];
-    if (unique.length === 0) return { fields: await this.listFields(datasetId), documentIds: [] };
-    const rows = await fieldsAndDocuments(this.db, unique.length, datasetId, ...unique);
+    const rows = (await datasetFieldsAndDocuments(
+      this.db,
+      unique.length,
+      workspaceId,
+      datasetId,
+      ...unique,
+    )) as (Record<string, unknown> & { id: string | null; name: string | null })[];
+    const [first] = rows;
+    if (!first) return { dataset: undefined, fields: [], documentIds: [] };
+    const items = rows.filter((row): row is typeof row & { id: string } => row.id !== null);
     return {
-      fields: rows.filter((row) => row.name !== null).map(fieldFromRow),
-      documentIds: rows.filter((row) => row.name === null).map((row) => row.id),
+      dataset: datasetFromPrefixed(first),
+      fields: items
+        .filter((row) => row.name !== null)
+        .map((row) => fieldFromRow(row as unknown as Parameters<typeof fieldFromRow>[0])),
+      documentIds: items.filter((row) => row.name === null).map((row) => row.id),
     };
   }
 

@@ -16,20 +16,29 @@ function removed(changes: readonly DocumentValueChanges[]): RawBuilder<boolean> 
   return conditions.length > 0 ? sql<boolean>`(${sql.join(conditions, sql` or `)})` : undefined;
 }
 
+/** Whether the document of that id is one of the dataset's (for the write, locked where rows lock). */
+type DocumentCheck = (documentId: RawBuilder<unknown>) => RawBuilder<boolean>;
+
 /**
  * Sets the values (an upsert), each only while its document and field are the dataset's: a
  * lookup by id for each value, never a list of the dataset's documents. The `where` also keeps
  * SQLite from reading `on conflict` as a join's `on`.
  */
-function upsert(changes: readonly DocumentValueChanges[], dataset: RawBuilder<unknown>) {
+function upsert(
+  changes: readonly DocumentValueChanges[],
+  dataset: RawBuilder<unknown>,
+  isDatasetDocument: DocumentCheck,
+) {
   const rows = changes.flatMap(({ documentId, set }) =>
     set.map(([fieldId, value]) => sql`(${documentId}, ${fieldId}, ${value})`),
   );
   if (rows.length === 0) return undefined;
+  // In key order, so that two writes to the same values lock them in the same order.
   return sql`insert into document_metadata_values (document_id, field_id, value)
     select v.column1, v.column2, v.column3 from (values ${sql.join(rows)}) as v
-    where exists (select 1 from documents where id = v.column1 and dataset_id = ${dataset})
+    where ${isDatasetDocument(sql.ref("v.column1"))}
       and exists (select 1 from metadata_fields where id = v.column2 and dataset_id = ${dataset})
+    order by v.column1, v.column2
     on conflict (document_id, field_id) do update set value = excluded.value`;
 }
 
@@ -37,10 +46,12 @@ function upsert(changes: readonly DocumentValueChanges[], dataset: RawBuilder<un
 const WRITE_ATTEMPTS = 3;
 
 /**
- * Writes the changes. Where a WITH may write (PostgreSQL), one statement: it locks the dataset
- * first (the lock every write to its documents and values takes first), deletes, then upserts;
- * the two touch different rows. Elsewhere (SQLite, whose writers are serial anyway) the delete and
- * the upsert run in one transaction.
+ * Writes the changes. Where a WITH may write (PostgreSQL), one statement. It takes the dataset's
+ * lock first, as every write to its documents and values does, but shared: value writes exclude
+ * what deletes the dataset's fields or documents, not each other. Then it locks the documents, in
+ * id order, so that two writes to one document's values run one after the other; then it deletes
+ * and upserts, which touch different rows. Elsewhere (SQLite, whose writers are serial anyway) the
+ * delete and the upsert run in one transaction.
  */
 export async function writeValues(
   db: Kysely<DatabaseSchema>,
@@ -50,11 +61,17 @@ export async function writeValues(
 ): Promise<void> {
   const removing = removed(changes);
   if (features.modifyingCtes) {
-    const locked = sql`with locked as (select id from datasets where id = ${datasetId} for update)`;
+    const documentIds = [...new Set(changes.map((change) => change.documentId))].sort();
+    const locked = sql`with locked as materialized (select id from datasets where id = ${datasetId} for share),
+      documents_locked as materialized (select id from documents
+        where dataset_id = (select id from locked) and id in (${sql.join(documentIds)})
+        order by id for no key update)`;
+    const isLocked: DocumentCheck = (id) => sql<boolean>`${id} in (select id from documents_locked)`;
     const deleting =
       removing &&
-      sql`delete from document_metadata_values where exists (select 1 from locked) and ${removing}`;
-    const upserting = upsert(changes, sql`(select id from locked)`);
+      sql`delete from document_metadata_values
+        where ${isLocked(sql.ref("document_id"))} and ${removing}`;
+    const upserting = upsert(changes, sql`(select id from locked)`, isLocked);
     const statement =
       deleting && upserting
         ? sql`${locked}, removed as (${deleting}) ${upserting}`
@@ -72,9 +89,13 @@ export async function writeValues(
       }
     }
   }
+  const isOfDataset: DocumentCheck = (id) =>
+    sql<boolean>`exists (select 1 from documents where id = ${id} and dataset_id = ${datasetId})`;
   const write = async (trx: Kysely<DatabaseSchema>) => {
-    if (removing) await sql`delete from document_metadata_values where ${removing}`.execute(trx);
-    const upserting = upsert(changes, sql`${datasetId}`);
+    if (removing)
+      await sql`delete from document_metadata_values
+        where ${isOfDataset(sql.ref("document_metadata_values.document_id"))} and ${removing}`.execute(trx);
+    const upserting = upsert(changes, sql`${datasetId}`, isOfDataset);
     if (upserting) await upserting.execute(trx);
   };
   if (db.isTransaction) await write(db);

@@ -44,6 +44,27 @@ export function readSeparately({
     };
   };
 
+  metadata.findForValueWrite = async (workspaceId, datasetId, documentIds) => {
+    const dataset = await datasets.findInWorkspace(workspaceId, datasetId);
+    if (!dataset) return { dataset, fields: [], documentIds: [] };
+    const found = documentIds.length > 0 ? await documents.findManyInDataset(datasetId, documentIds) : [];
+    return {
+      dataset,
+      fields: await metadata.listFields(datasetId),
+      documentIds: found.map((document) => document.id),
+    };
+  };
+
+  documents.findForStatusUpdate = async (workspaceId, datasetId, documentIds) => {
+    const dataset = await datasets.findInWorkspace(workspaceId, datasetId);
+    if (!dataset) return { dataset, documents: [], ownerId: null };
+    return {
+      dataset,
+      documents: await documents.findManyInDataset(datasetId, documentIds),
+      ownerId: (await workspaces.findOwner(workspaceId))?.id ?? null,
+    };
+  };
+
   tags.findForBinding = async (workspaceId, datasetId, ids) => {
     const dataset = await datasets.findInWorkspace(workspaceId, datasetId);
     return { dataset, tags: dataset ? await tags.findByIds(ids) : [] };

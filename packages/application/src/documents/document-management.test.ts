@@ -1,3 +1,4 @@
+import type { DocumentRepository, Repositories, Store } from "@service-api/ports";
 import {
   aDataset,
   aDocument,
@@ -90,7 +91,12 @@ describe("document management", () => {
     ];
     for (const document of [on, off]) await world.documents.save(document);
     world.clock.now = 500;
-    await status.execute({ dataset, action: "disable", documentIds: [on.id, off.id, on.id, "missing"] });
+    await status.execute({
+      workspaceId: dataset.workspaceId,
+      datasetId: dataset.id,
+      action: "disable",
+      documentIds: [on.id, off.id, on.id, "missing"],
+    });
     expect(await world.documents.findInDataset(dataset.id, on.id)).toMatchObject({
       enabled: false,
       disabledAt: 500,
@@ -98,7 +104,12 @@ describe("document management", () => {
       updatedAt: 500,
     });
     expect((await world.documents.findInDataset(dataset.id, off.id))?.updatedAt).toBe(1);
-    await status.execute({ dataset, action: "archive", documentIds: [on.id] });
+    await status.execute({
+      workspaceId: dataset.workspaceId,
+      datasetId: dataset.id,
+      action: "archive",
+      documentIds: [on.id],
+    });
     expect(await world.documents.findInDataset(dataset.id, on.id)).toMatchObject({
       archived: true,
       archivedBy: owner.id,
@@ -114,11 +125,90 @@ describe("document management", () => {
     ];
     for (const document of [done, busy]) await world.documents.save(document);
     await expect(
-      status.execute({ dataset, action: "disable", documentIds: [done.id, busy.id] }),
+      status.execute({
+        workspaceId: dataset.workspaceId,
+        datasetId: dataset.id,
+        action: "disable",
+        documentIds: [done.id, busy.id],
+      }),
     ).rejects.toMatchObject({
       code: "invalid_action",
       message: "Document: busy.md is not completed.",
     });
     expect((await world.documents.findInDataset(dataset.id, done.id))?.enabled).toBe(true);
   });
+
+  it("checks the dataset first: 404 not the workspace's, 403 API off, whatever the documents", async () => {
+    const { world, workspace, dataset, status } = await setup();
+    const busy = aDocument(dataset.id, { indexingStatus: "indexing" });
+    await world.documents.save(busy);
+    const request = { action: "disable", documentIds: [busy.id] } as const;
+    await expect(
+      status.execute({ workspaceId: crypto.randomUUID(), datasetId: dataset.id, ...request }),
+    ).rejects.toMatchObject({ code: "not_found", message: "Dataset not found." });
+    await world.datasets.save({ ...dataset, enableApi: false });
+    await expect(
+      status.execute({ workspaceId: workspace.id, datasetId: dataset.id, ...request }),
+    ).rejects.toMatchObject({ code: "forbidden" });
+  });
+
+  it("reads again under the dataset's lock when a document changed between its read and the write", async () => {
+    const { world, dataset } = await setup();
+    const document = aDocument(dataset.id);
+    await world.documents.save(document);
+    const documents = world.documents;
+    // Another request sets its indexing going after the first read found it completed.
+    const racing = Object.assign(Object.create(documents), {
+      findForStatusUpdate: async (...args: Parameters<typeof documents.findForStatusUpdate>) => {
+        const found = await documents.findForStatusUpdate(...args);
+        await documents.save({ ...document, indexingStatus: "indexing" });
+        return found;
+      },
+      updateStatus: documents.updateStatus.bind(documents),
+    });
+    const status = new UpdateDocumentStatus(withDocuments(world.store, racing), world.clock);
+    const request = { workspaceId: dataset.workspaceId, datasetId: dataset.id, documentIds: [document.id] };
+    await expect(status.execute({ ...request, action: "disable" })).rejects.toMatchObject({
+      code: "invalid_action",
+    });
+    expect((await documents.findInDataset(dataset.id, document.id))?.enabled).toBe(true);
+  });
+
+  it("answers unavailable, writing nothing, when even under the lock the documents are not as read", async () => {
+    const { world, dataset } = await setup();
+    const document = aDocument(dataset.id, { enabled: false });
+    await world.documents.save(document);
+    let writes = 0;
+    const neverAsRead = Object.assign(Object.create(world.documents), {
+      findForStatusUpdate: world.documents.findForStatusUpdate.bind(world.documents),
+      updateStatus: async () => {
+        writes += 1;
+        return false;
+      },
+    });
+    const store = {
+      repositories: { ...world.store.repositories, documents: neverAsRead },
+      transaction: <T>(work: (repositories: Repositories) => Promise<T>) =>
+        world.store.transaction((repositories) => work({ ...repositories, documents: neverAsRead })),
+    };
+    const status = new UpdateDocumentStatus(store, world.clock);
+    await expect(
+      status.execute({
+        workspaceId: dataset.workspaceId,
+        datasetId: dataset.id,
+        action: "enable",
+        documentIds: [document.id],
+      }),
+    ).rejects.toMatchObject({ code: "service_unavailable" });
+    expect(writes).toBe(2);
+    expect((await world.documents.findInDataset(dataset.id, document.id))?.enabled).toBe(false);
+  });
 });
+
+/** The store, its documents outside a transaction replaced: what a first attempt reads and writes. */
+function withDocuments(
+  store: Store,
+  documents: DocumentRepository,
+): Pick<Store, "repositories" | "transaction"> {
+  return { repositories: { ...store.repositories, documents }, transaction: store.transaction.bind(store) };
+}

@@ -1,13 +1,17 @@
 import {
-  applyStatusAction,
-  type Dataset,
   type DocumentStatusAction,
+  ensureDatasetServesApi,
   ensureStatusActionAllowed,
+  StoreUnavailableError,
+  statusActionChanges,
+  statusPatch,
 } from "@service-api/domain";
-import type { Clock, Store } from "@service-api/ports";
+import type { Clock, DocumentRepository, Store } from "@service-api/ports";
 
 export interface UpdateDocumentStatusInput {
-  dataset: Dataset;
+  workspaceId: string;
+  /** Checked here (404, 403) before anything else: read with the documents. */
+  datasetId: string;
   action: DocumentStatusAction;
   /** Ids not of the dataset are skipped; repeats count once. */
   documentIds: readonly string[];
@@ -16,31 +20,38 @@ export interface UpdateDocumentStatusInput {
 /**
  * Update Document Status: enables, disables, archives or un-archives documents, as the workspace's
  * owner. Disabling needs every document completed (else nothing changes); a document already in the
- * action's state is left alone, `updatedAt` included.
+ * action's state is left alone, `updatedAt` included. First one read and one write, which holds only
+ * while the documents are as read; when a concurrent change beat it, again under the dataset's lock,
+ * where nothing can change them between the read and the write.
  */
 export class UpdateDocumentStatus {
   constructor(
-    private readonly store: Pick<Store, "transaction">,
+    private readonly store: Pick<Store, "repositories" | "transaction">,
     private readonly clock: Clock,
   ) {}
 
-  async execute({ dataset, action, documentIds }: UpdateDocumentStatusInput): Promise<void> {
-    const now = this.clock.nowSeconds();
-    await this.store.transaction(async ({ datasets, documents, workspaces }) => {
-      await datasets.lockForUpdate(dataset.id);
-      const found = new Map(
-        (await documents.findManyInDataset(dataset.id, documentIds)).map((document) => [
-          document.id,
-          document,
-        ]),
-      );
-      const inOrder = [...new Set(documentIds)].flatMap((id) => found.get(id) ?? []);
-      for (const document of inOrder) ensureStatusActionAllowed(document, action);
-      const actor = (await workspaces.findOwner(dataset.workspaceId))?.id ?? null;
-      for (const document of inOrder) {
-        const changed = applyStatusAction(document, action, actor, now);
-        if (changed) await documents.save(changed);
-      }
+  async execute(input: UpdateDocumentStatusInput): Promise<void> {
+    if (await this.#attempt(this.store.repositories.documents, input)) return;
+    await this.store.transaction(async ({ datasets, documents }) => {
+      await datasets.lockForUpdate(input.datasetId);
+      // Every status write takes this lock first, so the documents stay as read: false is a defect.
+      if (!(await this.#attempt(documents, input))) throw new StoreUnavailableError();
     });
+  }
+
+  /** Whether the update was made (or had nothing to change); false when the documents changed meanwhile. */
+  async #attempt(
+    documents: DocumentRepository,
+    { workspaceId, datasetId, action, documentIds }: UpdateDocumentStatusInput,
+  ): Promise<boolean> {
+    const found = await documents.findForStatusUpdate(workspaceId, datasetId, documentIds);
+    ensureDatasetServesApi(found.dataset);
+    const byId = new Map(found.documents.map((document) => [document.id, document]));
+    const read = [...new Set(documentIds)].flatMap((id) => byId.get(id) ?? []);
+    for (const document of read) ensureStatusActionAllowed(document, action);
+    const changing = read.filter((document) => statusActionChanges(document, action)).map(({ id }) => id);
+    if (changing.length === 0) return true;
+    const patch = statusPatch(action, found.ownerId, this.clock.nowSeconds());
+    return documents.updateStatus(datasetId, { read, changing, patch });
   }
 }

@@ -59,7 +59,8 @@ describe("metadata field management", () => {
     const author = await create.execute({ dataset, type: "string", name: "author" });
     await create.execute({ dataset, type: "string", name: "editor" });
     await set.execute({
-      dataset,
+      workspaceId: dataset.workspaceId,
+      datasetId: dataset.id,
       operations: [
         { documentId: documents[0].id, metadataList: [{ id: author.id, value: "Ada" }], partialUpdate: true },
       ],
@@ -84,7 +85,8 @@ describe("metadata field management", () => {
     const { world, workspace, dataset, documents, create, remove, set } = await setup();
     const field = await create.execute({ dataset, type: "string", name: "gone" });
     await set.execute({
-      dataset,
+      workspaceId: dataset.workspaceId,
+      datasetId: dataset.id,
       operations: [
         { documentId: documents[1].id, metadataList: [{ id: field.id, value: "x" }], partialUpdate: false },
       ],
@@ -109,7 +111,8 @@ describe("metadata field management", () => {
     ];
     const [first] = documents;
     await set.execute({
-      dataset,
+      workspaceId: dataset.workspaceId,
+      datasetId: dataset.id,
       operations: [
         {
           documentId: first.id,
@@ -127,12 +130,14 @@ describe("metadata field management", () => {
       Object.fromEntries((await world.metadata.valuesOf(first.id)).map((e) => [e.name, e.value]));
     expect(await values()).toEqual({ n: "42", t: "1700000000", s: "last" });
     await set.execute({
-      dataset,
+      workspaceId: dataset.workspaceId,
+      datasetId: dataset.id,
       operations: [{ documentId: first.id, metadataList: [{ id: n.id, value: null }], partialUpdate: true }],
     });
     expect(await values()).toEqual({ t: "1700000000", s: "last" });
     await set.execute({
-      dataset,
+      workspaceId: dataset.workspaceId,
+      datasetId: dataset.id,
       operations: [
         { documentId: first.id, metadataList: [{ id: s.id, value: "only" }], partialUpdate: false },
       ],
@@ -167,9 +172,33 @@ describe("metadata field management", () => {
       ],
     ] as [DocumentMetadataOperation, string][];
     for (const [bad, message] of cases) {
-      await expect(set.execute({ dataset, operations: [good, bad] })).rejects.toMatchObject({ message });
+      await expect(
+        set.execute({ workspaceId: dataset.workspaceId, datasetId: dataset.id, operations: [good, bad] }),
+      ).rejects.toMatchObject({ message });
       expect(await world.metadata.valuesOf(documents[0].id)).toEqual([]);
     }
+  });
+
+  it("checks the dataset before anything of the operations: 404 not the workspace's, 403 API off", async () => {
+    const { world, workspace, dataset, documents, create, set } = await setup();
+    const field = await create.execute({ dataset, type: "string", name: "s" });
+    const write = {
+      documentId: documents[0].id,
+      metadataList: [{ id: field.id, value: "x" }],
+      partialUpdate: true,
+    };
+    const other = aWorkspace();
+    await world.workspaces.save(other);
+    for (const operations of [[], [write], [{ ...write, documentId: "missing" }]]) {
+      await expect(
+        set.execute({ workspaceId: other.id, datasetId: dataset.id, operations }),
+      ).rejects.toMatchObject({ code: "not_found", message: "Dataset not found." });
+    }
+    await world.datasets.save({ ...dataset, enableApi: false });
+    await expect(
+      set.execute({ workspaceId: workspace.id, datasetId: dataset.id, operations: [write] }),
+    ).rejects.toMatchObject({ code: "forbidden", message: "Dataset api access is not enabled." });
+    expect(await world.metadata.valuesOf(documents[0].id)).toEqual([]);
   });
 
   it("shows the built-ins once enabled, moving updatedAt only on a change", async () => {

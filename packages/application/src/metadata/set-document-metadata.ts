@@ -1,5 +1,5 @@
 import {
-  type Dataset,
+  ensureDatasetServesApi,
   InvalidParamError,
   type MetadataField,
   NotFoundError,
@@ -16,6 +16,13 @@ export interface DocumentMetadataOperation {
   partialUpdate: boolean;
 }
 
+export interface SetDocumentMetadataInput {
+  workspaceId: string;
+  /** Checked here (404, 403) before anything else: read with the fields and documents. */
+  datasetId: string;
+  operations: DocumentMetadataOperation[];
+}
+
 /**
  * Update Document Metadata: values of custom fields on documents, each typed by its field. The
  * operations apply in order, as one write: any missing document or field, or any value of the
@@ -24,12 +31,14 @@ export interface DocumentMetadataOperation {
 export class SetDocumentMetadata {
   constructor(private readonly metadata: MetadataRepository) {}
 
-  async execute({ dataset, operations }: { dataset: Dataset; operations: DocumentMetadataOperation[] }) {
-    if (operations.length === 0) return;
+  async execute({ workspaceId, datasetId, operations }: SetDocumentMetadataInput): Promise<void> {
     const found = await this.metadata.findForValueWrite(
-      dataset.id,
+      workspaceId,
+      datasetId,
       operations.map((operation) => operation.documentId),
     );
+    const dataset = ensureDatasetServesApi(found.dataset);
+    if (operations.length === 0) return;
     const fields = new Map(found.fields.map((field) => [field.id, field]));
     const documents = new Set(found.documentIds);
     const pending = new Map<string, PendingValues>();

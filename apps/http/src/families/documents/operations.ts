@@ -128,7 +128,7 @@ export const documentOperations = (useCases: DocumentUseCases) => [
     tag: TAG,
     summary: "Enable, disable, archive or un-archive documents",
     key: "knowledge",
-    dataset: true,
+    dataset: "in-use-case",
     params: z.object({
       dataset_id: datasetId,
       action: z
@@ -156,9 +156,10 @@ export const documentOperations = (useCases: DocumentUseCases) => [
       },
       { status: 400, code: "invalid_action", message: "Document: guide.txt is not completed." },
     ],
-    async handle({ dataset, params, body }) {
+    async handle({ workspaceId, params, body }) {
       await useCases.updateDocumentStatus.execute({
-        dataset,
+        workspaceId,
+        datasetId: params.dataset_id,
         action: params.action,
         documentIds: body.document_ids,
       });

@@ -159,7 +159,7 @@ export const metadataOperations = (useCases: MetadataUseCases) => [
     summary: "Set documents' metadata values",
     description: "In order, all or nothing; values are typed by their field.",
     key: "knowledge",
-    dataset: true,
+    dataset: "in-use-case",
     params: z.object({ dataset_id: datasetId }),
     body: documentMetadataBody,
     success: DONE,
@@ -171,9 +171,10 @@ export const metadataOperations = (useCases: MetadataUseCases) => [
       notFound("Metadata not found."),
       invalid("operation_data.0.metadata_list.0.value: must be a finite number or numeric string."),
     ],
-    async handle({ dataset, body }) {
+    async handle({ workspaceId, params, body }) {
       await useCases.setDocumentMetadata.execute({
-        dataset,
+        workspaceId,
+        datasetId: params.dataset_id,
         operations: body.operation_data.map((operation) => ({
           documentId: operation.document_id,
           metadataList: operation.metadata_list.map((item) => ({ id: item.id, value: item.value ?? null })),

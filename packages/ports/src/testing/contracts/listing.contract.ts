@@ -285,6 +285,67 @@ export function describeListingContract(openStore: OpenStore): void {
       ]);
     });
 
+    it("reads a status update's dataset, documents and owner, and writes it only while the documents are as read", async () => {
+      const { datasets, documents } = repositories();
+      const { workspace, member } = await seedWorkspace();
+      const dataset = aDataset(workspace.id);
+      const other = aDataset(workspace.id);
+      for (const each of [dataset, other]) await datasets.save(each);
+      const [on, off, foreign] = [
+        aDocument(dataset.id, { position: 1, updatedAt: 1 }),
+        aDocument(dataset.id, { position: 2, enabled: false, disabledAt: 1, updatedAt: 1 }),
+        aDocument(other.id, { enabled: false }),
+      ];
+      for (const document of [on, off, foreign]) await documents.save(document);
+      const ids = [off.id, foreign.id, crypto.randomUUID(), on.id, off.id];
+      const found = await documents.findForStatusUpdate(workspace.id, dataset.id, ids);
+      expect(found.dataset).toEqual(dataset);
+      expect(found.ownerId).toBe(member.id);
+      expect(found.documents.sort((a, b) => a.position - b.position)).toEqual([on, off]);
+      expect(await documents.findForStatusUpdate(workspace.id, dataset.id, [])).toEqual({
+        dataset,
+        documents: [],
+        ownerId: member.id,
+      });
+      expect(await documents.findForStatusUpdate(crypto.randomUUID(), dataset.id, ids)).toEqual({
+        dataset: undefined,
+        documents: [],
+        ownerId: null,
+      });
+
+      const enable = { enabled: true, disabledAt: null, disabledBy: null, updatedAt: 9 };
+      // `off` changed since it was read: nothing is written, `foreign` included.
+      const stale = { ...off, enabled: true };
+      expect(
+        await documents.updateStatus(dataset.id, { read: [on, stale], changing: [stale.id], patch: enable }),
+      ).toBe(false);
+      expect(await documents.findInDataset(dataset.id, off.id)).toEqual(off);
+      const counts = async () => (await datasets.findOverview(workspace.id, dataset.id))?.counts;
+      expect((await counts())?.availableDocuments).toBe(1);
+      expect(
+        await documents.updateStatus(dataset.id, {
+          read: [on, off],
+          changing: [off.id, foreign.id],
+          patch: enable,
+        }),
+      ).toBe(true);
+      expect(await documents.findInDataset(dataset.id, off.id)).toEqual({ ...off, ...enable });
+      expect(await documents.findInDataset(dataset.id, on.id)).toEqual(on);
+      expect(await documents.findInDataset(other.id, foreign.id)).toEqual(foreign);
+      expect((await counts())?.availableDocuments).toBe(2);
+      const archive = { archived: true, archivedAt: 10, archivedBy: member.id, updatedAt: 10 };
+      // Read as it was before the last write: refused.
+      expect(
+        await documents.updateStatus(dataset.id, { read: [off], changing: [off.id], patch: archive }),
+      ).toBe(false);
+      const current = { ...off, ...enable };
+      expect(
+        await documents.updateStatus(dataset.id, { read: [current], changing: [off.id], patch: archive }),
+      ).toBe(true);
+      expect(await documents.findInDataset(dataset.id, off.id)).toEqual({ ...current, ...archive });
+      expect((await counts())?.availableDocuments).toBe(1);
+    });
+
     it("pages a conversation's variables oldest first after a cursor, by name", async () => {
       const { workspaces, apps, endUsers, conversations } = repositories();
       const { workspace } = await seedWorkspace();

@@ -152,7 +152,7 @@ export function describeMetadataManagementContract(openStore: OpenStore): void {
       expect(fields.get(other.id)).toEqual([]);
     });
 
-    it("reads the dataset's fields in creation order with which ids are its documents", async () => {
+    it("reads the workspace's dataset, its fields in creation order and which ids are its documents", async () => {
       const { metadata, documents } = repositories();
       const { dataset, other, docs } = await seed();
       const stranger = aDocument(other.id);
@@ -162,15 +162,26 @@ export function describeMetadataManagementContract(openStore: OpenStore): void {
         aMetadataField(dataset.id, { name: "early", createdAt: 1 }),
       ];
       for (const field of [late, early, aMetadataField(other.id)]) await metadata.createField(field);
-      const found = await metadata.findForValueWrite(dataset.id, [
-        docs[1].id,
-        stranger.id,
-        "missing",
-        docs[1].id,
-      ]);
+      const ids = [docs[1].id, stranger.id, "missing", docs[1].id];
+      const found = await metadata.findForValueWrite(dataset.workspaceId, dataset.id, ids);
+      expect(found.dataset).toEqual(dataset);
       expect(found.fields).toEqual([early, late]);
       expect(found.documentIds).toEqual([docs[1].id]);
-      expect(await metadata.findForValueWrite(other.id, [])).toMatchObject({ documentIds: [] });
+      expect(await metadata.findForValueWrite(other.workspaceId, other.id, [])).toEqual({
+        dataset: other,
+        fields: [expect.objectContaining({ datasetId: other.id })],
+        documentIds: [],
+      });
+      expect(await metadata.findForValueWrite(crypto.randomUUID(), dataset.id, ids)).toEqual({
+        dataset: undefined,
+        fields: [],
+        documentIds: [],
+      });
+      expect(await metadata.findForValueWrite(dataset.workspaceId, crypto.randomUUID(), ids)).toEqual({
+        dataset: undefined,
+        fields: [],
+        documentIds: [],
+      });
     });
 
     it("writes several documents' values at once: replacing, setting, clearing, skipping what is not the dataset's", async () => {

@@ -9,7 +9,12 @@ import {
   NO_CHUNKS,
   type UploadFile,
 } from "@service-api/domain";
-import type { DocumentFilter, DocumentListing, DocumentRepository } from "../../document-repository.js";
+import type {
+  DocumentFilter,
+  DocumentListing,
+  DocumentRepository,
+  StatusUpdate,
+} from "../../document-repository.js";
 import type { InMemoryMetadataRepository } from "./in-memory-metadata-repository.js";
 import type { InMemoryWorkspaceRepository } from "./in-memory-workspace-repository.js";
 import { byPosition, byText, type Snapshotting } from "./snapshotting.js";
@@ -118,6 +123,36 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
       const document = this.#documents.get(id);
       return document?.datasetId === datasetId ? [structuredClone(document)] : [];
     });
+  }
+
+  async findForStatusUpdate(workspaceId: string, datasetId: string, documentIds: readonly string[]) {
+    const dataset = await this.datasetOf(workspaceId, datasetId);
+    if (!dataset) return { dataset, documents: [], ownerId: null };
+    return {
+      dataset,
+      documents: await this.findManyInDataset(datasetId, documentIds),
+      ownerId: (await this.workspaces.findOwner(workspaceId))?.id ?? null,
+    };
+  }
+
+  async updateStatus(datasetId: string, { read, changing, patch }: StatusUpdate): Promise<boolean> {
+    const unchanged = read.every((before) => {
+      const now = this.#documents.get(before.id);
+      return (
+        now?.datasetId === datasetId &&
+        now.indexingStatus === before.indexingStatus &&
+        now.isPaused === before.isPaused &&
+        now.enabled === before.enabled &&
+        now.archived === before.archived
+      );
+    });
+    if (!unchanged) return false;
+    for (const id of changing) {
+      const document = this.#documents.get(id);
+      if (document?.datasetId === datasetId)
+        this.#documents.set(id, { ...document, ...structuredClone(patch) });
+    }
+    return true;
   }
 
   async findUploadFile(fileId: string): Promise<UploadFile | undefined> {

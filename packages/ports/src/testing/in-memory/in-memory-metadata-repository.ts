@@ -103,8 +103,11 @@ export class InMemoryMetadataRepository implements MetadataRepository, Snapshott
   /** Set by the store: which of the ids are the dataset's documents, which this repository does not hold. */
   documentsOf: (datasetId: string, documentIds: readonly string[]) => Promise<string[]> = async () => [];
 
-  async findForValueWrite(datasetId: string, documentIds: readonly string[]) {
+  async findForValueWrite(workspaceId: string, datasetId: string, documentIds: readonly string[]) {
+    const { dataset } = await this.datasetWithCount(workspaceId, datasetId);
+    if (!dataset) return { dataset, fields: [], documentIds: [] };
     return {
+      dataset,
       fields: await this.listFields(datasetId),
       documentIds: await this.documentsOf(datasetId, documentIds),
     };
