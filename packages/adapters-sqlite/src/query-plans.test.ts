@@ -163,8 +163,15 @@ describe("SQLite query plans", () => {
           .prepare(`explain query plan ${sql}`)
           .all(...(parameters as unknown[]))
           .map((step) => (step as { detail: string }).detail);
+        // A sub-query's own rows (a page already cut to its size) are read whole, which is no table scan.
+        const subqueries = plan.flatMap(
+          (detail) => /^(?:CO-ROUTINE|MATERIALIZE) (\S+)/.exec(detail)?.[1] ?? [],
+        );
         const fullScans = plan.filter(
-          (detail) => /^SCAN /.test(detail) && !/USING (COVERING )?INDEX|VIRTUAL TABLE INDEX/.test(detail),
+          (detail) =>
+            /^SCAN /.test(detail) &&
+            !/USING (COVERING )?INDEX|VIRTUAL TABLE INDEX/.test(detail) &&
+            !subqueries.includes(detail.slice("SCAN ".length)),
         );
         expect({ sql, fullScans }).toEqual({ sql, fullScans: [] });
       }

@@ -1,7 +1,7 @@
 import type { Chunk, ChunkStats, Document, UploadFile } from "@service-api/domain";
 import type { DocumentFilter, DocumentListing, DocumentRepository, StatusUpdate } from "@service-api/ports";
-import type { Kysely, Selectable } from "kysely";
-import { compiledByCount, compiledRead, compiledReadWith } from "../compiled-read.js";
+import { type Expression, type Kysely, type Selectable, sql } from "kysely";
+import { compiledByCount, compiledRead, compiledReadWith, LARGEST_COMPILED_COUNT } from "../compiled-read.js";
 import type { DatabaseSchema, DocumentTable, Flag } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { documentDetailRead } from "./document-detail-read.js";
@@ -109,7 +109,7 @@ function documentPage(
   datasetId: string,
   filter: DocumentFilter,
   offset: number,
-  limit: number,
+  limit: number | Expression<number>,
 ) {
   let matching = db.selectFrom("documents").where("documents.dataset_id", "=", datasetId);
   if (filter.status !== undefined) matching = matching.where("documents.display_status", "=", filter.status);
@@ -119,24 +119,35 @@ function documentPage(
     matching = matching.where(features.containsText("documents.name", filter.keyword));
   }
   const filtered = filter.status !== undefined || filter.keyword !== undefined;
-  const page = matching
-    .leftJoin("upload_files as file", "file.id", "documents.upload_file_id")
+  // The page's rows first, then what the list shows for those rows only: the sub-selects never run
+  // for the rows the offset skips, and PostgreSQL's generic plan of the compiled page costs about
+  // what a custom one does, so it stops planning the page on every request.
+  const pageRows = matching
     .selectAll("documents")
+    .orderBy("documents.created_at", "desc")
+    .orderBy("documents.position", "desc")
+    .orderBy("documents.id")
+    .limit(limit)
+    .offset(offset);
+  const page = db
+    .selectFrom(pageRows.as("page"))
+    .leftJoin("upload_files as file", "file.id", "page.upload_file_id")
+    .selectAll("page")
     .select(Object.entries(FILE_COLUMNS).map(([column, alias]) => `${column} as ${alias}`) as never[])
     .select((eb) => [
       eb
         .selectFrom("chunks")
         .select((inner) => inner.fn.sum<number>("chunks.hit_count").as("sum"))
-        .whereRef("chunks.document_id", "=", "documents.id")
+        .whereRef("chunks.document_id", "=", "page.id")
         .as("hit_count"),
       eb
         .selectFrom("members")
         .select("members.name")
-        .whereRef("members.id", "=", "documents.created_by")
+        .whereRef("members.id", "=", "page.created_by")
         .as("creator_name"),
       // Where reads are gathered; elsewhere `readSeparately` reads the page's values.
       ...(features.gathersReads
-        ? [features.jsonArrayFrom(valuesWithFields(db, eb.ref("documents.id"))).as("value_rows")]
+        ? [features.jsonArrayFrom(valuesWithFields(db, eb.ref("page.id"))).as("value_rows")]
         : []),
       // Unfiltered, the total is the dataset's counter: the page costs the same at 1k or 1M
       // documents. Either way it is a sub-select run once, not per row.
@@ -145,18 +156,43 @@ function documentPage(
         : eb.selectFrom("datasets").select("datasets.document_count").where("datasets.id", "=", datasetId)
       ).as("matching_total"),
     ])
-    .orderBy("documents.created_at", "desc")
-    .orderBy("documents.position", "desc")
-    .orderBy("documents.id")
-    .limit(limit)
-    .offset(offset);
+    .orderBy("page.created_at", "desc")
+    .orderBy("page.position", "desc")
+    .orderBy("page.id");
   return { page, matching };
 }
 
-const unfilteredPage = compiledReadWith(
-  (db, features, datasetId: string, offset: number, limit: number) =>
-    documentPage(db, features, datasetId, {}, offset, limit).page,
-);
+/**
+ * The unfiltered page, compiled once per page size with the size written in: an unknown `LIMIT`
+ * makes PostgreSQL's generic plan look dearer than a custom one, which it then plans every time.
+ * Sizes above `LARGEST_COMPILED_COUNT` are built per call, so the kept statements stay bounded.
+ */
+const unfilteredPages = new Map<number, ReturnType<typeof unfilteredPageOfSize>>();
+const unfilteredPageOfSize = (limit: number) =>
+  compiledReadWith(
+    (db, features, datasetId: string, offset: number) =>
+      documentPage(db, features, datasetId, {}, offset, sql.lit(limit)).page,
+  );
+
+async function readUnfilteredPage(
+  db: Kysely<DatabaseSchema>,
+  features: SqlFeatures,
+  datasetId: string,
+  offset: number,
+  limit: number,
+): Promise<Record<string, unknown>[]> {
+  if (limit > LARGEST_COMPILED_COUNT)
+    return (await documentPage(db, features, datasetId, {}, offset, limit).page.execute()) as Record<
+      string,
+      unknown
+    >[];
+  let ofSize = unfilteredPages.get(limit);
+  if (!ofSize) {
+    ofSize = unfilteredPageOfSize(limit);
+    unfilteredPages.set(limit, ofSize);
+  }
+  return (await ofSize(features)(db, datasetId, offset)) as Record<string, unknown>[];
+}
 
 export class KyselyDocumentRepository implements DocumentRepository {
   readonly #readDetail;
@@ -282,10 +318,7 @@ export class KyselyDocumentRepository implements DocumentRepository {
     const filtered = filter.status !== undefined || filter.keyword !== undefined;
     if (!filtered) {
       // The common page: a compiled (on PostgreSQL named) statement, planned once.
-      const rows = (await unfilteredPage(this.features)(this.db, datasetId, offset, limit)) as Record<
-        string,
-        unknown
-      >[];
+      const rows = await readUnfilteredPage(this.db, this.features, datasetId, offset, limit);
       const total = rows[0]?.matching_total ?? (offset === 0 ? 0 : await this.countInDataset(datasetId));
       return { items: rows.map(listingFromRow), total: Number(total) };
     }
