@@ -5,7 +5,11 @@ import { fileURLToPath } from "node:url";
 import { autocannonLoad } from "./autocannon-load.js";
 import { chart } from "./chart.js";
 import { generateDataset } from "./generate-dataset.js";
-import { generatePostgresDataset, postgresDatabaseDirectories } from "./generate-postgres-dataset.js";
+import {
+  generatePostgresDataset,
+  postgresDatabaseDirectories,
+  vacuumSmallTables,
+} from "./generate-postgres-dataset.js";
 import { holdInMemory } from "./hold-in-memory.js";
 import { bestOf, type LoadSettings, type Measurement, measure } from "./measure.js";
 import { FLOORED, MANAGED, OPERATION_NAMES, OPERATIONS, type OperationName, READS } from "./operations.js";
@@ -50,6 +54,8 @@ let port = 6100;
 interface Contender {
   server: RunningProcess;
   documents: number;
+  /** Run before each of its measurements. */
+  beforeEach?: () => Promise<void>;
 }
 
 /**
@@ -68,7 +74,8 @@ async function measureInTurn<Label extends string, Name extends OperationName | 
     const operation = name === "empty" ? undefined : OPERATIONS[name as OperationName];
     for (let round = 0; round < rounds; round++) {
       for (const label of labels) {
-        const { server, documents } = contenders[label];
+        const { server, documents, beforeEach } = contenders[label];
+        await beforeEach?.();
         const measured = await measure(load, server.url, operation, documents, settings, server);
         const kept = results.get(label)!;
         kept[name] = bestOf(kept[name], measured);
@@ -140,7 +147,11 @@ async function measurePostgres(serverUrl: string): Promise<PostgresSizeResult[]>
   for (const documents of sizes) {
     log(`\nPostgreSQL, ${documents} documents`);
     const databaseUrl = await generatePostgresDataset(serverUrl, documents, log);
-    contenders[`ours@${documents}`] = { server: await startOurServer(databaseUrl, ++port), documents };
+    contenders[`ours@${documents}`] = {
+      server: await startOurServer(databaseUrl, ++port),
+      documents,
+      beforeEach: () => vacuumSmallTables(databaseUrl),
+    };
   }
   log("\nPostgreSQL: service-api at each size, in turn");
   const hold = await held(await postgresDatabaseDirectories(serverUrl, sizes));
