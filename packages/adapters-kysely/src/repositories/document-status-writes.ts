@@ -28,7 +28,7 @@ const datasetDocumentsAndOwner = compiledByCount((db, count, workspaceId, datase
         .select("members.id")
         .whereRef("members.workspace_id", "=", "ds.workspace_id")
         .where("members.role", "=", "owner")
-        .limit(1)
+        .limit(sql.lit(1))
         .as("owner_id"),
     )
     .where("ds.id", "=", datasetId as string)

@@ -33,12 +33,14 @@ function upsert(
     set.map(([fieldId, value]) => sql`(${documentId}, ${fieldId}, ${value})`),
   );
   if (rows.length === 0) return undefined;
-  // In key order, so that two writes to the same values lock them in the same order.
+  // By field, then document: a new value raises its field's counter (a trigger), so two writes to
+  // different documents lock the fields' rows in one order. Writes to one document wait for each
+  // other at its lock, taken first.
   return sql`insert into document_metadata_values (document_id, field_id, value)
     select v.column1, v.column2, v.column3 from (values ${sql.join(rows)}) as v
     where ${isDatasetDocument(sql.ref("v.column1"))}
       and exists (select 1 from metadata_fields where id = v.column2 and dataset_id = ${dataset})
-    order by v.column1, v.column2
+    order by v.column2, v.column1
     on conflict (document_id, field_id) do update set value = excluded.value`;
 }
 
@@ -50,8 +52,10 @@ const WRITE_ATTEMPTS = 3;
  * lock first, as every write to its documents and values does, but shared: value writes exclude
  * what deletes the dataset's fields or documents, not each other. Then it locks the documents, in
  * id order, so that two writes to one document's values run one after the other; then it deletes
- * and upserts, which touch different rows. Elsewhere (SQLite, whose writers are serial anyway) the
- * delete and the upsert run in one transaction.
+ * and upserts, which touch different rows. A write that both deletes and adds values may still
+ * take two fields' counters in the other order than a concurrent write to other documents:
+ * PostgreSQL then reports a deadlock and the store runs the statement again. Elsewhere (SQLite,
+ * whose writers are serial anyway) the delete and the upsert run in one transaction.
  */
 export async function writeValues(
   db: Kysely<DatabaseSchema>,

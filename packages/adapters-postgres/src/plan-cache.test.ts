@@ -1,0 +1,149 @@
+import type { Repositories } from "@service-api/ports";
+import {
+  aConversation,
+  aDataset,
+  aDocument,
+  aMember,
+  aMetadataField,
+  anApp,
+  anEndUser,
+  aSite,
+  aTag,
+  aVariable,
+  aWorkspace,
+} from "@service-api/ports/testing";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openPostgresStore } from "./open-postgres-store.js";
+import {
+  createTestDatabase,
+  createTestSchema,
+  requirePostgresForTests,
+  type TestDatabase,
+} from "./testing/test-databases.js";
+
+const available = await requirePostgresForTests();
+
+/** A named statement as the store sent it: its text and one call's parameters. */
+interface Sent {
+  name: string;
+  text: string;
+  values: unknown[];
+}
+
+/** Records the named statements this process sends while `work` runs. */
+async function namedStatementsOf(work: () => Promise<unknown>): Promise<Sent[]> {
+  const sent = new Map<string, Sent>();
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
+    const statement = config as Partial<Sent> | undefined;
+    if (statement?.name && statement.text)
+      sent.set(statement.name, {
+        name: statement.name,
+        text: statement.text,
+        values: statement.values ?? [],
+      });
+    return (query as (...args: unknown[]) => unknown).call(this, config, ...rest);
+  } as typeof query;
+  try {
+    await work();
+  } finally {
+    pg.Client.prototype.query = query;
+  }
+  return [...sent.values()];
+}
+
+/** Every read the hot operations and the lists make, with data for each to find. */
+async function readEverything({
+  workspaces,
+  datasets,
+  documents,
+  metadata,
+  tags,
+  apps,
+  conversations,
+  endUsers,
+}: Repositories) {
+  const workspace = aWorkspace();
+  await workspaces.save(workspace);
+  const owner = aMember(workspace.id, { role: "owner" });
+  await workspaces.saveMember(owner);
+  const dataset = aDataset(workspace.id, { createdBy: owner.id });
+  await datasets.save(dataset);
+  const document = aDocument(dataset.id, { createdBy: owner.id });
+  await documents.save(document);
+  // Enough documents that a plan's estimate of how many rows a step keeps decides its cost.
+  for (let position = 1; position <= 1000; position += 1)
+    await documents.save(aDocument(dataset.id, { position, createdBy: owner.id }));
+  const field = aMetadataField(dataset.id);
+  await metadata.createField(field);
+  await metadata.setValue(document.id, field.id, "x");
+  const tag = aTag(workspace.id);
+  await tags.create(tag);
+  const app = anApp(workspace.id);
+  await apps.save(app);
+  await apps.saveSite(aSite(app.id));
+  const user = anEndUser(app.id);
+  await endUsers.save(user);
+  const conversation = aConversation(app.id, user.id);
+  await conversations.save(conversation);
+  const variable = aVariable(conversation.id);
+  await conversations.saveVariable(variable);
+
+  return namedStatementsOf(async () => {
+    await documents.findDetail(workspace.id, dataset.id, document.id);
+    await metadata.findFieldUsage(workspace.id, dataset.id);
+    await tags.findForBinding(workspace.id, dataset.id, [tag.id]);
+    await conversations.findForVariableUpdate(app.id, user.sessionId, conversation.id, variable.id);
+    await apps.findSite(app.id);
+    await datasets.findOverview(workspace.id, dataset.id);
+    await documents.listPage(dataset.id, {}, 0, 20);
+    await metadata.findForValueWrite(workspace.id, dataset.id, [document.id]);
+    await documents.findForStatusUpdate(workspace.id, dataset.id, [document.id]);
+    await tags.listCounted(workspace.id, "knowledge");
+  });
+}
+
+/**
+ * PostgreSQL plans a named statement's first five calls with their parameters, then keeps a plan
+ * for any parameters (generic) unless that plan looks dearer than the ones made so far; then it
+ * plans every call again. A `LIMIT $1` looks dear (an unknown limit is taken to keep a tenth of the
+ * rows): Get Dataset's statement was planned on every request, twice what it took to run.
+ */
+describe.skipIf(!available)("named statements on PostgreSQL", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database?.drop());
+
+  it("are each planned once for any parameters, not on every call", async () => {
+    const url = await createTestSchema(database.url);
+    const store = await openPostgresStore({ databaseUrl: url });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const version = Number((await client.query("show server_version_num")).rows[0].server_version_num);
+      // pg_prepared_statements counts generic and custom plans from PostgreSQL 14 on.
+      if (version < 140000) return;
+      const sent = await readEverything(store.repositories);
+      await client.query("analyze");
+      expect(sent.length).toBeGreaterThanOrEqual(10);
+      // The same statements, called as often as a busy server calls them, on one connection.
+      for (const statement of sent) {
+        for (let call = 0; call < 8; call += 1) await client.query(statement);
+      }
+      const { rows } = await client.query<{ name: string; generic_plans: string }>(
+        "select name, generic_plans from pg_prepared_statements",
+      );
+      const planned = new Map(rows.map((row) => [row.name, Number(row.generic_plans)]));
+      const plannedEveryCall = sent
+        .filter((statement) => (planned.get(statement.name) ?? 0) === 0)
+        .map((statement) => statement.text);
+      expect(plannedEveryCall).toEqual([]);
+    } finally {
+      await client.end();
+      await store.close();
+    }
+  });
+});
