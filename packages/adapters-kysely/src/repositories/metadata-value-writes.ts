@@ -76,6 +76,8 @@ export async function writeValues(
       sql`delete from document_metadata_values
         where ${isLocked(sql.ref("document_id"))} and ${removing}`;
     const upserting = upsert(changes, sql`(select id from locked)`, isLocked);
+    // Changes that neither set nor remove a value write nothing.
+    if (!deleting && !upserting) return;
     const statement =
       deleting && upserting
         ? sql`${locked}, removed as (${deleting}) ${upserting}`

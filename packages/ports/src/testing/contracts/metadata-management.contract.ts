@@ -184,6 +184,15 @@ export function describeMetadataManagementContract(openStore: OpenStore): void {
       });
     });
 
+    it("writes nothing, and does not fail, for a change that neither sets nor clears", async () => {
+      const { metadata } = repositories();
+      const { dataset, docs } = await seed();
+      await metadata.writeValues(dataset.id, [
+        { documentId: docs[0].id, replaceAll: false, set: [], clear: [] },
+      ]);
+      expect(await metadata.valuesOf(docs[0].id)).toEqual([]);
+    });
+
     it("writes several documents' values at once: replacing, setting, clearing, skipping what is not the dataset's", async () => {
       const { metadata, documents } = repositories();
       const { dataset, other, docs } = await seed();
