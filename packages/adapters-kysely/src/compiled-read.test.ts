@@ -1,13 +1,15 @@
 import Database from "better-sqlite3";
-import { Kysely, SqliteDialect } from "kysely";
+import { type Expression, Kysely, SqliteDialect, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import {
   compiledByCount,
+  compiledForIds,
   compiledRead,
   LARGEST_COMPILED_COUNT,
   runCompiledDirectly,
 } from "./compiled-read.js";
 import type { DatabaseSchema } from "./schema.js";
+import type { SqlFeatures } from "./sql-features.js";
 
 function database() {
   const sqlite = new Database(":memory:");
@@ -87,6 +89,42 @@ describe("compiledByCount beyond its largest kept count", () => {
     await byIds(db, 1, "a");
     await byIds(db, 1, "b");
     expect(builds).toBe(3);
+  });
+});
+
+describe("compiledForIds", () => {
+  // SQLite's list form, as adapters-sqlite gives it.
+  const features = {
+    listParameter: (values: readonly string[]) => JSON.stringify(values),
+    inList: (expression: Expression<unknown>, list: unknown) =>
+      sql<boolean>`${expression} in (select value from json_each(${list}))`,
+  } as SqlFeatures;
+  const byIds = compiledForIds((database, among, status) =>
+    database
+      .selectFrom("workspaces")
+      .select("id")
+      .where(among("id"))
+      .where("status", "!=", status as string)
+      .orderBy("id"),
+  );
+
+  it("writes up to the largest kept count of ids into the statement, one statement per count", async () => {
+    const { db, compiled } = database();
+    expect(await byIds(db, features, ["a", "b"], "archived")).toEqual([{ id: "a" }]);
+    expect(await byIds(db, features, ["b", "zz"], "none")).toEqual([{ id: "b" }]);
+    expect(await byIds(db, features, [], "none")).toEqual([]);
+    expect(new Set(compiled).size).toBe(2);
+    expect(compiled[0]).toContain("in (?, ?)");
+  });
+
+  it("past that, takes the ids as one parameter, however many: one statement for every count", async () => {
+    const { db, compiled } = database();
+    const many = (count: number) => ["b", ...Array.from({ length: count - 1 }, (_, index) => `x${index}`)];
+    // More than SQLite takes parameters (32,766).
+    expect(await byIds(db, features, many(70_000), "none")).toEqual([{ id: "b" }]);
+    expect(await byIds(db, features, many(LARGEST_COMPILED_COUNT + 1), "archived")).toEqual([]);
+    expect(new Set(compiled).size).toBe(1);
+    expect(compiled[0]).toContain("json_each");
   });
 });
 

@@ -1,4 +1,4 @@
-import { type Compilable, CompiledQuery, type Kysely } from "kysely";
+import { type Compilable, CompiledQuery, type Expression, type Kysely, type SqlBool, sql } from "kysely";
 import type { DatabaseSchema } from "./schema.js";
 import type { SqlFeatures } from "./sql-features.js";
 
@@ -104,5 +104,45 @@ export function compiledByCount<Row>(
       byCount.set(count, query);
     }
     return query(db, ...args);
+  };
+}
+
+/** A condition true where the column holds one of the ids a statement was given. */
+export type AmongIds = (column: string) => Expression<SqlBool>;
+
+/**
+ * For statements that take a list of ids a request sets the length of (`build` uses `among` for
+ * it): up to `LARGEST_COMPILED_COUNT` ids, written into the statement, one compiled statement per
+ * count (the planner sees each id); past that, one statement taking the ids as one list parameter
+ * (`SqlFeatures.listParameter`), so any number of ids stays within the database's limits.
+ */
+export function compiledForIds<Row>(
+  build: (db: Kysely<DatabaseSchema>, among: AmongIds, ...args: unknown[]) => Compilable<Row>,
+) {
+  const byCount = new Map<number, ReturnType<typeof compiledRead<unknown[], Row>>>();
+  const listed = new WeakMap<SqlFeatures, ReturnType<typeof compiledRead<unknown[], Row>>>();
+  return (db: Kysely<DatabaseSchema>, features: SqlFeatures, ids: readonly string[], ...args: unknown[]) => {
+    const count = ids.length;
+    if (count > LARGEST_COMPILED_COUNT) {
+      let query = listed.get(features);
+      if (!query) {
+        query = compiledRead<unknown[], Row>((database, list, ...values) =>
+          build(database, (column) => features.inList(sql.ref(column), list), ...values),
+        );
+        listed.set(features, query);
+      }
+      return query(db, features.listParameter(ids), ...args);
+    }
+    let query = byCount.get(count);
+    if (!query) {
+      query = compiledRead<unknown[], Row>((database, ...values) => {
+        const idValues = values.slice(0, count);
+        const among: AmongIds = (column) =>
+          count > 0 ? sql<SqlBool>`${sql.ref(column)} in (${sql.join(idValues)})` : sql<SqlBool>`1 = 0`;
+        return build(database, among, ...values.slice(count));
+      });
+      byCount.set(count, query);
+    }
+    return query(db, ...ids, ...args);
   };
 }

@@ -28,6 +28,20 @@ export interface SqlFeatures {
    * another table read in the same statement. The driver may answer it parsed or as text.
    */
   jsonArrayFrom(query: Expression<unknown>): RawBuilder<unknown>;
+  /**
+   * Strings as one statement parameter, however many there are, for `inList`: a request sets how
+   * many ids it sends, and a parameter each would meet the database's limit on parameters (32,766
+   * on SQLite, 65,535 on PostgreSQL).
+   */
+  listParameter(values: readonly string[]): unknown;
+  /** True where `expression` is one of the strings of a `listParameter`. */
+  inList(expression: Expression<unknown>, list: unknown): RawBuilder<boolean>;
+  /**
+   * The rows of `rows`, the JSON text of an array of equally long arrays of strings (one
+   * parameter, as `listParameter`), as a table of text columns `column1`…`column{width}` in the
+   * list's order.
+   */
+  rowsOf(rows: unknown, width: number): RawBuilder<unknown>;
   /** Whether an error is a foreign key's refusal. */
   isForeignKeyViolation(error: unknown): boolean;
   /** Whether an error is a unique constraint's refusal. */

@@ -21,6 +21,15 @@ export const postgresFeatures: SqlFeatures = {
   gathersReads: true,
   modifyingCtes: true,
   jsonArrayFrom,
+  listParameter: (values) => values,
+  inList: (expression, list) => sql<boolean>`${expression} = any(${list}::text[])`,
+  rowsOf: (rows, width) =>
+    sql`(select ${sql.join(
+      Array.from(
+        { length: width },
+        (_, index) => sql`element ->> ${sql.lit(index)} as ${sql.ref(`column${index + 1}`)}`,
+      ),
+    )} from json_array_elements(${rows}::json) with ordinality as list(element, position) order by position)`,
   isForeignKeyViolation: (error) => (error as { code?: unknown } | null)?.code === "23503",
   isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === "23505",
 };

@@ -20,6 +20,15 @@ export const sqliteFeatures: SqlFeatures = {
   gathersReads: false,
   modifyingCtes: false,
   jsonArrayFrom: (query) => jsonArrayFrom(query as never),
+  listParameter: (values) => JSON.stringify(values),
+  inList: (expression, list) => sql<boolean>`${expression} in (select value from json_each(${list}))`,
+  rowsOf: (rows, width) =>
+    sql`(select ${sql.join(
+      Array.from(
+        { length: width },
+        (_, index) => sql`value ->> ${sql.lit(index)} as ${sql.ref(`column${index + 1}`)}`,
+      ),
+    )} from json_each(${rows}) order by key)`,
   isForeignKeyViolation: (error) =>
     (error as { code?: unknown } | null)?.code === "SQLITE_CONSTRAINT_FOREIGNKEY",
   isUniqueViolation: (error) => {

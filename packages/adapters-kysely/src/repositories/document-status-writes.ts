@@ -1,7 +1,7 @@
 import { type Dataset, type Document, type DocumentStatusPatch, displayStatus } from "@service-api/domain";
 import type { StatusUpdate } from "@service-api/ports";
 import { type ExpressionBuilder, type Kysely, type Selectable, sql } from "kysely";
-import { compiledByCount } from "../compiled-read.js";
+import { compiledForIds } from "../compiled-read.js";
 import type { DatabaseSchema, DocumentTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { DATASET_COLUMNS_PREFIXED, datasetFromPrefixed } from "./dataset-rows.js";
@@ -12,14 +12,10 @@ import { toFlag } from "./rows.js";
  * The workspace's dataset (columns prefixed `ds_`), a row per document of the ids (or one row of
  * nulls beside it), and the workspace owner's id: a row while the dataset exists.
  */
-const datasetDocumentsAndOwner = compiledByCount((db, count, workspaceId, datasetId, ...ids) =>
+const datasetDocumentsAndOwner = compiledForIds((db, among, workspaceId, datasetId) =>
   db
     .selectFrom("datasets as ds")
-    .leftJoin("documents as doc", (join) =>
-      count > 0
-        ? join.onRef("doc.dataset_id", "=", "ds.id").on("doc.id", "in", ids.slice(0, count) as string[])
-        : join.on(sql<boolean>`1 = 0`),
-    )
+    .leftJoin("documents as doc", (join) => join.onRef("doc.dataset_id", "=", "ds.id").on(among("doc.id")))
     .select(DATASET_COLUMNS_PREFIXED as never[])
     .selectAll("doc")
     .select((eb) =>
@@ -38,18 +34,16 @@ const datasetDocumentsAndOwner = compiledByCount((db, count, workspaceId, datase
 /** See `DocumentRepository.findForStatusUpdate`. */
 export async function findForStatusUpdate(
   db: Kysely<DatabaseSchema>,
+  features: SqlFeatures,
   workspaceId: string,
   datasetId: string,
   documentIds: readonly string[],
 ): Promise<{ dataset: Dataset | undefined; documents: Document[]; ownerId: string | null }> {
   const unique = [...new Set(documentIds)];
-  const rows = (await datasetDocumentsAndOwner(
-    db,
-    unique.length,
-    workspaceId,
-    datasetId,
-    ...unique,
-  )) as (Record<string, unknown> & { id: string | null; owner_id: string | null })[];
+  const rows = (await datasetDocumentsAndOwner(db, features, unique, workspaceId, datasetId)) as (Record<
+    string,
+    unknown
+  > & { id: string | null; owner_id: string | null })[];
   const [first] = rows;
   if (!first) return { dataset: undefined, documents: [], ownerId: null };
   return {
@@ -71,17 +65,36 @@ const COLUMN_OF = {
   updatedAt: "updated_at",
 } as const satisfies Record<keyof DocumentStatusPatch, keyof DocumentTable>;
 
+/** Groups the items by a key, keeping the order of the groups' first items. */
+function groupedBy<Item>(items: readonly Item[], keyOf: (item: Item) => string): Item[][] {
+  const groups = new Map<string, Item[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return [...groups.values()];
+}
+
 /**
  * The columns the update sets: the patch's, and each document's display status (which the list's
  * filter and the dataset's counters read) as the domain gives it for the document once patched.
+ * Documents are grouped by that status, so the statement grows with the statuses, not the documents.
  */
-function columnsOf({ read, changing, patch }: StatusUpdate) {
+function columnsOf(features: SqlFeatures, { read, changing, patch }: StatusUpdate) {
   const byId = new Map(read.map((document) => [document.id, document]));
   const displayed = changing.flatMap((id) => {
     const document = byId.get(id);
-    return document ? [[id, displayStatus({ ...document, ...patch })] as const] : [];
+    return document ? [{ id, status: displayStatus({ ...document, ...patch }) }] : [];
   });
-  const cases = displayed.map(([id, status]) => sql`when ${id} then ${status}`);
+  const cases = groupedBy(displayed, ({ status }) => JSON.stringify(status)).map(
+    (group) =>
+      sql`when ${features.inList(
+        sql.ref("id"),
+        features.listParameter(group.map(({ id }) => id)),
+      )} then ${group[0]?.status}`,
+  );
   return {
     ...Object.fromEntries(
       Object.entries(patch).map(([field, value]) => [
@@ -89,23 +102,31 @@ function columnsOf({ read, changing, patch }: StatusUpdate) {
         typeof value === "boolean" ? toFlag(value) : value,
       ]),
     ),
-    display_status: sql<string>`case id ${sql.join(cases, sql` `)} else display_status end`,
+    display_status: sql<string>`case ${sql.join(cases, sql` `)} else display_status end`,
   };
 }
 
-/** Whether every document read still has what the action's rules read: a count of those that do. */
-const stillAsRead = (read: readonly Document[]) => (eb: ExpressionBuilder<DatabaseSchema, "documents">) =>
-  eb.or(
-    read.map((document) =>
-      eb.and([
-        eb("id", "=", document.id),
-        eb("indexing_status", "=", document.indexingStatus),
-        eb("enabled", "=", toFlag(document.enabled)),
-        eb("archived", "=", toFlag(document.archived)),
-        eb("is_paused", "=", toFlag(document.isPaused)),
-      ]),
-    ),
-  );
+/**
+ * Whether every document read still has what the action's rules read: a count of those that do.
+ * One condition per combination of those columns, each with its documents' ids as one list.
+ */
+const stillAsRead =
+  (features: SqlFeatures, read: readonly Document[]) =>
+  (eb: ExpressionBuilder<DatabaseSchema, "documents">) =>
+    eb.or(
+      groupedBy(read, (document) =>
+        JSON.stringify([document.indexingStatus, document.enabled, document.archived, document.isPaused]),
+      ).map((group) => {
+        const [first] = group as [Document];
+        return eb.and([
+          features.inList(eb.ref("id"), features.listParameter(group.map(({ id }) => id))),
+          eb("indexing_status", "=", first.indexingStatus),
+          eb("enabled", "=", toFlag(first.enabled)),
+          eb("archived", "=", toFlag(first.archived)),
+          eb("is_paused", "=", toFlag(first.isPaused)),
+        ]);
+      }),
+    );
 
 /**
  * See `DocumentRepository.updateStatus`: one statement. Where rows lock, it locks the dataset and
@@ -121,7 +142,8 @@ export async function updateStatus(
 ): Promise<boolean> {
   const { read, changing } = update;
   if (changing.length === 0) return true;
-  const readIds = read.map((document) => document.id).sort();
+  const readIds = features.listParameter(read.map((document) => document.id).sort());
+  const changingIds = features.listParameter(changing);
   if (features.locksRows) {
     const [row] = await db
       .with(
@@ -135,22 +157,22 @@ export async function updateStatus(
             .selectFrom("documents")
             .select(["id", "indexing_status", "enabled", "archived", "is_paused"])
             .where("dataset_id", "=", (eb) => eb.selectFrom("locked").select("id"))
-            .where("id", "in", readIds)
+            .where((eb) => features.inList(eb.ref("id"), readIds))
             .orderBy("id")
             .forNoKeyUpdate(),
       )
       .with("updated", (w) =>
         w
           .updateTable("documents")
-          .set(columnsOf(update))
+          .set(columnsOf(features, update))
           .where("dataset_id", "=", datasetId)
-          .where("id", "in", changing)
+          .where((eb) => features.inList(eb.ref("id"), changingIds))
           .where(
             (eb) =>
               eb
                 .selectFrom("as_read")
                 .select((inner) => inner.fn.countAll<number>().as("n"))
-                .where(stillAsRead(read) as never),
+                .where(stillAsRead(features, read) as never),
             "=",
             read.length,
           )
@@ -163,16 +185,16 @@ export async function updateStatus(
   }
   const result = await db
     .updateTable("documents")
-    .set(columnsOf(update))
+    .set(columnsOf(features, update))
     .where("dataset_id", "=", datasetId)
-    .where("id", "in", changing)
+    .where((eb) => features.inList(eb.ref("id"), changingIds))
     .where(
       (eb) =>
         eb
           .selectFrom("documents as as_read")
           .select((inner) => inner.fn.countAll<number>().as("n"))
           .where("as_read.dataset_id", "=", datasetId)
-          .where(stillAsRead(read) as never),
+          .where(stillAsRead(features, read) as never),
       "=",
       read.length,
     )

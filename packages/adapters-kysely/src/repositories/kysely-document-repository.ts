@@ -1,7 +1,7 @@
 import type { Chunk, ChunkStats, Document, UploadFile } from "@service-api/domain";
 import type { DocumentFilter, DocumentListing, DocumentRepository, StatusUpdate } from "@service-api/ports";
 import { type Expression, type Kysely, type Selectable, sql } from "kysely";
-import { compiledByCount, compiledRead, compiledReadWith, LARGEST_COMPILED_COUNT } from "../compiled-read.js";
+import { compiledForIds, compiledRead, compiledReadWith, LARGEST_COMPILED_COUNT } from "../compiled-read.js";
 import type { DatabaseSchema, DocumentTable, Flag } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { documentDetailRead } from "./document-detail-read.js";
@@ -33,12 +33,12 @@ const statsOfChunks = compiledRead((db, documentId: string) =>
 const documentCount = compiledRead((db, datasetId: string) =>
   db.selectFrom("datasets").select("document_count").where("id", "=", datasetId),
 );
-const documentsInDataset = compiledByCount((db, count, datasetId, ...ids) =>
+const documentsInDataset = compiledForIds((db, among, datasetId) =>
   db
     .selectFrom("documents")
     .selectAll()
     .where("dataset_id", "=", datasetId as string)
-    .where("id", "in", ids.slice(0, count) as string[]),
+    .where(among("id")),
 );
 const deleteDocument = compiledRead((db, datasetId: string, documentId: string, archived: Flag) =>
   db
@@ -293,11 +293,11 @@ export class KyselyDocumentRepository implements DocumentRepository {
   async findManyInDataset(datasetId: string, documentIds: readonly string[]): Promise<Document[]> {
     const unique = [...new Set(documentIds)];
     if (unique.length === 0) return [];
-    return (await documentsInDataset(this.db, unique.length, datasetId, ...unique)).map(documentFromRow);
+    return (await documentsInDataset(this.db, this.features, unique, datasetId)).map(documentFromRow);
   }
 
   findForStatusUpdate(workspaceId: string, datasetId: string, documentIds: readonly string[]) {
-    return findForStatusUpdate(this.db, workspaceId, datasetId, documentIds);
+    return findForStatusUpdate(this.db, this.features, workspaceId, datasetId, documentIds);
   }
 
   updateStatus(datasetId: string, update: StatusUpdate): Promise<boolean> {

@@ -6,7 +6,7 @@ import type {
 } from "@service-api/domain";
 import type { DocumentValueChanges, MetadataRepository, Renamed } from "@service-api/ports";
 import { type Kysely, type Selectable, sql } from "kysely";
-import { compiledByCount, compiledRead } from "../compiled-read.js";
+import { compiledForIds, compiledRead } from "../compiled-read.js";
 import type { DatabaseSchema, MetadataFieldTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { DATASET_COLUMNS_PREFIXED, datasetFromPrefixed, lockedDataset } from "./dataset-rows.js";
@@ -49,11 +49,11 @@ const fieldsOfDataset = compiledRead((db, datasetId: string) =>
     .orderBy("position")
     .orderBy("id"),
 );
-const fieldsOfDatasets = compiledByCount((db, count, ...datasetIds) =>
+const fieldsOfDatasets = compiledForIds((db, among) =>
   db
     .selectFrom("metadata_fields")
     .select(FIELD_COLUMNS)
-    .where("dataset_id", "in", datasetIds.slice(0, count) as string[])
+    .where(among("dataset_id"))
     .orderBy("created_at")
     .orderBy("position")
     .orderBy("id"),
@@ -66,12 +66,12 @@ const fieldOfDataset = compiledRead((db, datasetId: string, fieldId: string) =>
     .where("dataset_id", "=", datasetId),
 );
 const valuesOfDocument = compiledRead((db, documentId: string) => valuesWithFields(db, documentId));
-const valuesOfDocuments = compiledByCount((db, count, ...documentIds) =>
+const valuesOfDocuments = compiledForIds((db, among) =>
   db
     .selectFrom("document_metadata_values as value")
     .innerJoin("metadata_fields as field", "field.id", "value.field_id")
     .select(["value.document_id", "field.id", "field.name", "field.type", "value.value"])
-    .where("value.document_id", "in", documentIds.slice(0, count) as string[])
+    .where(among("value.document_id"))
     .orderBy("field.created_at")
     .orderBy("field.position")
     .orderBy("field.id"),
@@ -90,12 +90,11 @@ const datasetWithFieldUsage = compiledRead((db, workspaceId: string, datasetId: 
     .orderBy("field.id"),
 ) as (...args: unknown[]) => Promise<(Record<string, unknown> & FieldUsageRow)[]>;
 
-/** The dataset's fields in creation order, then (`name` null) which of the ids are its documents. */
 /**
  * The workspace's dataset (columns prefixed `ds_`) with a row per field and per document of
  * `documentIds` (one without a name), or one row of nulls beside it: a row while the dataset exists.
  */
-const datasetFieldsAndDocuments = compiledByCount((db, count, workspaceId, datasetId, ...documentIds) => {
+const datasetFieldsAndDocuments = compiledForIds((db, among, workspaceId, datasetId) => {
   const fields = db
     .selectFrom("metadata_fields")
     .select(FIELD_COLUMNS)
@@ -112,10 +111,10 @@ const datasetFieldsAndDocuments = compiledByCount((db, count, workspaceId, datas
       sql<number>`null`.as("position"),
     ])
     .where("dataset_id", "=", datasetId as string)
-    .where("id", "in", documentIds.slice(0, count) as string[]);
+    .where(among("id"));
   return db
     .selectFrom("datasets as ds")
-    .leftJoin((count > 0 ? fields.unionAll(documents) : fields).as("item"), (join) => join.onTrue())
+    .leftJoin(fields.unionAll(documents).as("item"), (join) => join.onTrue())
     .select(DATASET_COLUMNS_PREFIXED as never[])
     .select(["item.id", "item.dataset_id", "item.name", "item.type", "item.created_at"])
     .where("ds.id", "=", datasetId as string)
@@ -213,7 +212,7 @@ export class KyselyMetadataRepository implements MetadataRepository {
     const unique = [...new Set(datasetIds)];
     const fields = new Map<string, MetadataField[]>(unique.map((id) => [id, []]));
     if (unique.length === 0) return fields;
-    for (const row of await fieldsOfDatasets(this.db, unique.length, ...unique)) {
+    for (const row of await fieldsOfDatasets(this.db, this.features, unique)) {
       fields.get(row.dataset_id)?.push(fieldFromRow(row));
     }
     return fields;
@@ -243,10 +242,10 @@ export class KyselyMetadataRepository implements MetadataRepository {
     const unique = [...new Set(documentIds)];
     const rows = (await datasetFieldsAndDocuments(
       this.db,
-      unique.length,
+      this.features,
+      unique,
       workspaceId,
       datasetId,
-      ...unique,
     )) as (Record<string, unknown> & { id: string | null; name: string | null })[];
     const [first] = rows;
     if (!first) return { dataset: undefined, fields: [], documentIds: [] };
@@ -272,7 +271,7 @@ export class KyselyMetadataRepository implements MetadataRepository {
     const unique = [...new Set(documentIds)];
     const values = new Map<string, MetadataEntry[]>(unique.map((id) => [id, []]));
     if (unique.length === 0) return values;
-    for (const row of await valuesOfDocuments(this.db, unique.length, ...unique)) {
+    for (const row of await valuesOfDocuments(this.db, this.features, unique)) {
       values.get(row.document_id)?.push(entryFromRow(row));
     }
     return values;

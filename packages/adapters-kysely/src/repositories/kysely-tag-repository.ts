@@ -1,7 +1,7 @@
 import type { CountedTag, Tag, TagBinding, TagType } from "@service-api/domain";
 import type { Renamed, TagRepository } from "@service-api/ports";
 import { type Kysely, type Selectable, sql } from "kysely";
-import { compiledByCount, compiledRead } from "../compiled-read.js";
+import { compiledByCount, compiledForIds, compiledRead, LARGEST_COMPILED_COUNT } from "../compiled-read.js";
 import type { DatabaseSchema, TagTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { DATASET_COLUMNS_PREFIXED, datasetFromPrefixed } from "./dataset-rows.js";
@@ -28,20 +28,13 @@ const tagRow = (tag: Tag) => ({
   created_at: tag.createdAt,
 });
 
-const tagsByIds = compiledByCount((db, count, ...ids) =>
-  db
-    .selectFrom("tags")
-    .selectAll()
-    .where("id", "in", ids.slice(0, count) as string[]),
-);
+const tagsByIds = compiledForIds((db, among) => db.selectFrom("tags").selectAll().where(among("id")));
 
 /** The dataset (columns prefixed `ds_`) with one row per tag among the ids (at least one row while it exists). */
-const datasetWithTags = compiledByCount((db, count, workspaceId, datasetId, ...ids) =>
+const datasetWithTags = compiledForIds((db, among, workspaceId, datasetId) =>
   db
     .selectFrom("datasets as ds")
-    .leftJoin("tags as tag", (join) =>
-      count > 0 ? join.on("tag.id", "in", ids.slice(0, count) as string[]) : join.on(sql<boolean>`1 = 0`),
-    )
+    .leftJoin("tags as tag", (join) => join.on(among("tag.id")))
     .select(DATASET_COLUMNS_PREFIXED as never[])
     .select(["tag.id", "tag.workspace_id", "tag.type", "tag.name", "tag.created_at"])
     .where("ds.id", "=", datasetId as string)
@@ -49,12 +42,12 @@ const datasetWithTags = compiledByCount((db, count, workspaceId, datasetId, ...i
 );
 
 const TAG_COLUMNS = ["tags.id", "tags.workspace_id", "tags.type", "tags.name", "tags.created_at"] as const;
-const tagsBoundTo = compiledByCount((db, count, ...targetIds) =>
+const tagsBoundTo = compiledForIds((db, among) =>
   db
     .selectFrom("tag_bindings")
     .innerJoin("tags", "tags.id", "tag_bindings.tag_id")
     .select(["tag_bindings.target_id", ...TAG_COLUMNS])
-    .where("tag_bindings.target_id", "in", targetIds.slice(0, count) as string[])
+    .where(among("tag_bindings.target_id"))
     .orderBy("tags.name")
     .orderBy("tags.id"),
 );
@@ -125,13 +118,11 @@ export class KyselyTagRepository implements TagRepository {
 
   async findForBinding(workspaceId: string, datasetId: string, ids: readonly string[]) {
     const unique = [...new Set(ids)];
-    const rows = (await datasetWithTags(
-      this.db,
-      unique.length,
-      workspaceId,
-      datasetId,
-      ...unique,
-    )) as (Record<string, unknown> & Omit<Selectable<TagTable>, "binding_count">)[];
+    const rows = (await datasetWithTags(this.db, this.features, unique, workspaceId, datasetId)) as (Record<
+      string,
+      unknown
+    > &
+      Omit<Selectable<TagTable>, "binding_count">)[];
     const [first] = rows;
     if (!first) return { dataset: undefined, tags: [] };
     return {
@@ -143,7 +134,7 @@ export class KyselyTagRepository implements TagRepository {
   async findByIds(ids: readonly string[]): Promise<Tag[]> {
     const unique = [...new Set(ids)];
     if (unique.length === 0) return [];
-    return (await tagsByIds(this.db, unique.length, ...unique)).map(tagFromRow);
+    return (await tagsByIds(this.db, this.features, unique)).map(tagFromRow);
   }
 
   async listInWorkspace(workspaceId: string): Promise<Tag[]> {
@@ -209,7 +200,23 @@ export class KyselyTagRepository implements TagRepository {
       binding.targetId,
       binding.createdAt,
     ]);
-    await insertBindings(this.db, bindings.length, ...values);
+    if (bindings.length <= LARGEST_COMPILED_COUNT) {
+      await insertBindings(this.db, bindings.length, ...values);
+      return;
+    }
+    // More bindings than kept statements: their values as one parameter, however many.
+    const rows = inOrder.map(({ id, workspaceId, tagId, targetId, createdAt }) => [
+      id,
+      workspaceId,
+      tagId,
+      targetId,
+      String(createdAt),
+    ]);
+    await sql`insert into tag_bindings (id, workspace_id, tag_id, target_id, created_at)
+      select v.column1, v.column2, v.column3, v.column4, cast(v.column5 as bigint)
+      from ${this.features.rowsOf(JSON.stringify(rows), BINDING_COLUMNS.length)} as v
+      where true
+      on conflict (tag_id, target_id) do nothing`.execute(this.db);
   }
 
   async unbind(targetId: string, tagIds: readonly string[]): Promise<void> {
@@ -217,7 +224,9 @@ export class KyselyTagRepository implements TagRepository {
     await this.db
       .deleteFrom("tag_bindings")
       .where("target_id", "=", targetId)
-      .where("tag_id", "in", [...new Set(tagIds)])
+      .where((eb) =>
+        this.features.inList(eb.ref("tag_id"), this.features.listParameter([...new Set(tagIds)])),
+      )
       .execute();
   }
 
@@ -235,7 +244,7 @@ export class KyselyTagRepository implements TagRepository {
     const unique = [...new Set(targetIds)];
     const bound = new Map<string, Tag[]>(unique.map((id) => [id, []]));
     if (unique.length === 0) return bound;
-    for (const row of await tagsBoundTo(this.db, unique.length, ...unique)) {
+    for (const row of await tagsBoundTo(this.db, this.features, unique)) {
       bound.get(row.target_id)?.push(tagFromRow(row));
     }
     return bound;

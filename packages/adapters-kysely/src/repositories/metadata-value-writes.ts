@@ -3,15 +3,32 @@ import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { DatabaseSchema } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 
-/** The values the changes remove: fields cleared, and with `replaceAll` every field not set. */
-function removed(changes: readonly DocumentValueChanges[]): RawBuilder<boolean> | undefined {
-  const conditions = changes.flatMap(({ documentId, replaceAll, set, clear }) => {
-    const kept = set.map(([fieldId]) => fieldId);
-    if (replaceAll)
-      return kept.length > 0
-        ? [sql`(document_id = ${documentId} and field_id not in (${sql.join(kept)}))`]
-        : [sql`document_id = ${documentId}`];
-    return clear.length > 0 ? [sql`(document_id = ${documentId} and field_id in (${sql.join(clear)}))`] : [];
+/**
+ * The values the changes remove: fields cleared, and with `replaceAll` every field not set. One
+ * condition per distinct set of fields, each with its documents' ids as one list.
+ */
+function removed(
+  features: SqlFeatures,
+  changes: readonly DocumentValueChanges[],
+): RawBuilder<boolean> | undefined {
+  const removals = changes.flatMap(({ documentId, replaceAll, set, clear }) => {
+    if (replaceAll) return [{ documentId, keeping: true, fields: set.map(([fieldId]) => fieldId).sort() }];
+    return clear.length > 0 ? [{ documentId, keeping: false, fields: [...clear].sort() }] : [];
+  });
+  const groups = new Map<string, { keeping: boolean; fields: string[]; documentIds: string[] }>();
+  for (const { documentId, keeping, fields } of removals) {
+    const key = JSON.stringify([keeping, fields]);
+    const group = groups.get(key) ?? { keeping, fields, documentIds: [] };
+    group.documentIds.push(documentId);
+    groups.set(key, group);
+  }
+  const list = (ids: readonly string[]) => features.listParameter(ids);
+  const conditions = [...groups.values()].map(({ keeping, fields, documentIds }) => {
+    const ofDocuments = features.inList(sql.ref("document_id"), list(documentIds));
+    if (!keeping) return sql`(${ofDocuments} and ${features.inList(sql.ref("field_id"), list(fields))})`;
+    return fields.length > 0
+      ? sql`(${ofDocuments} and not (${features.inList(sql.ref("field_id"), list(fields))}))`
+      : ofDocuments;
   });
   return conditions.length > 0 ? sql<boolean>`(${sql.join(conditions, sql` or `)})` : undefined;
 }
@@ -21,23 +38,25 @@ type DocumentCheck = (documentId: RawBuilder<unknown>) => RawBuilder<boolean>;
 
 /**
  * Sets the values (an upsert), each only while its document and field are the dataset's: a
- * lookup by id for each value, never a list of the dataset's documents. The `where` also keeps
- * SQLite from reading `on conflict` as a join's `on`.
+ * lookup by id for each value, never a list of the dataset's documents. The values go as one
+ * parameter (`SqlFeatures.rowsOf`). The `where` also keeps SQLite from reading `on conflict` as a
+ * join's `on`.
  */
 function upsert(
+  features: SqlFeatures,
   changes: readonly DocumentValueChanges[],
   dataset: RawBuilder<unknown>,
   isDatasetDocument: DocumentCheck,
 ) {
   const rows = changes.flatMap(({ documentId, set }) =>
-    set.map(([fieldId, value]) => sql`(${documentId}, ${fieldId}, ${value})`),
+    set.map(([fieldId, value]) => [documentId, fieldId, value]),
   );
   if (rows.length === 0) return undefined;
   // By field, then document: a new value raises its field's counter (a trigger), so two writes to
   // different documents lock the fields' rows in one order. Writes to one document wait for each
   // other at its lock, taken first.
   return sql`insert into document_metadata_values (document_id, field_id, value)
-    select v.column1, v.column2, v.column3 from (values ${sql.join(rows)}) as v
+    select v.column1, v.column2, v.column3 from ${features.rowsOf(JSON.stringify(rows), 3)} as v
     where ${isDatasetDocument(sql.ref("v.column1"))}
       and exists (select 1 from metadata_fields where id = v.column2 and dataset_id = ${dataset})
     order by v.column2, v.column1
@@ -63,19 +82,20 @@ export async function writeValues(
   datasetId: string,
   changes: readonly DocumentValueChanges[],
 ): Promise<void> {
-  const removing = removed(changes);
+  const removing = removed(features, changes);
   if (features.modifyingCtes) {
     const documentIds = [...new Set(changes.map((change) => change.documentId))].sort();
     const locked = sql`with locked as materialized (select id from datasets where id = ${datasetId} for share),
       documents_locked as materialized (select id from documents
-        where dataset_id = (select id from locked) and id in (${sql.join(documentIds)})
+        where dataset_id = (select id from locked)
+          and ${features.inList(sql.ref("id"), features.listParameter(documentIds))}
         order by id for no key update)`;
     const isLocked: DocumentCheck = (id) => sql<boolean>`${id} in (select id from documents_locked)`;
     const deleting =
       removing &&
       sql`delete from document_metadata_values
         where ${isLocked(sql.ref("document_id"))} and ${removing}`;
-    const upserting = upsert(changes, sql`(select id from locked)`, isLocked);
+    const upserting = upsert(features, changes, sql`(select id from locked)`, isLocked);
     // Changes that neither set nor remove a value write nothing.
     if (!deleting && !upserting) return;
     const statement =
@@ -101,7 +121,7 @@ export async function writeValues(
     if (removing)
       await sql`delete from document_metadata_values
         where ${isOfDataset(sql.ref("document_metadata_values.document_id"))} and ${removing}`.execute(trx);
-    const upserting = upsert(changes, sql`${datasetId}`, isOfDataset);
+    const upserting = upsert(features, changes, sql`${datasetId}`, isOfDataset);
     if (upserting) await upserting.execute(trx);
   };
   if (db.isTransaction) await write(db);

@@ -4,6 +4,7 @@ import { describeConversationRepositoryContract } from "./contracts/conversation
 import { describeDatasetRepositoryContract } from "./contracts/dataset-repository.contract.js";
 import { describeDocumentRepositoryContract } from "./contracts/document-repository.contract.js";
 import { describeEndUserRepositoryContract } from "./contracts/end-user-repository.contract.js";
+import { describeLargeBatchesContract } from "./contracts/large-batches.contract.js";
 import { describeListingContract } from "./contracts/listing.contract.js";
 import { describeMetadataManagementContract } from "./contracts/metadata-management.contract.js";
 import { describeMetadataRepositoryContract } from "./contracts/metadata-repository.contract.js";
@@ -29,5 +30,6 @@ export function describeStoreContract(openStore: OpenStore): void {
   describeTagManagementContract(openStore);
   describeMetadataManagementContract(openStore);
   describeListingContract(openStore);
+  describeLargeBatchesContract(openStore);
   describeStoreTransactionContract(openStore);
 }
