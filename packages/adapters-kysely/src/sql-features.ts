@@ -42,6 +42,12 @@ export interface SqlFeatures {
    * list's order.
    */
   rowsOf(rows: unknown, width: number): RawBuilder<unknown>;
+  /**
+   * The count of documents holding a value of the `metadata_fields` row under `alias`: its
+   * `document_count`, plus on PostgreSQL what its rows in `metadata_field_counts` add (migration
+   * 0009: the count spread over rows, so concurrent value writes do not all update one row).
+   */
+  fieldDocumentCount(alias: string): RawBuilder<number | string>;
   /** Whether an error is a foreign key's refusal. */
   isForeignKeyViolation(error: unknown): boolean;
   /** Whether an error is a unique constraint's refusal. */

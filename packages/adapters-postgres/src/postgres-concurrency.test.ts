@@ -211,6 +211,57 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
     }
   });
 
+  it("counts a field's values in rows chosen by document, so writes to different documents do not wait on one counter", async () => {
+    const url = await createTestSchema(database.url);
+    const store = await openPostgresStore({ databaseUrl: url });
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    const slotOf = async (id: string) =>
+      (await other.query("select hashtext($1) & 15 as slot", [id])).rows[0].slot as number;
+    try {
+      const { workspaces, datasets, documents, metadata } = store.repositories;
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      const first = aDocument(dataset.id);
+      let second = aDocument(dataset.id);
+      while ((await slotOf(second.id)) === (await slotOf(first.id))) second = aDocument(dataset.id);
+      const old = aDocument(dataset.id);
+      for (const document of [first, second, old]) await documents.save(document);
+      const field = aMetadataField(dataset.id, { name: "owner" });
+      await metadata.createField(field);
+      // A value counted before migration 0009, in the field's own count.
+      await other.query("set session_replication_role = replica");
+      await other.query("insert into document_metadata_values values ($1, $2, 'old')", [old.id, field.id]);
+      await other.query("update metadata_fields set document_count = 1 where id = $1", [field.id]);
+      await other.query("set session_replication_role = origin");
+      const write = (documentId: string, set: [string, string][], clear: string[] = []) =>
+        metadata.writeValues(dataset.id, [{ documentId, replaceAll: false, set, clear }]);
+
+      // Another instance's new value for the first document, not yet committed: its counter row held.
+      await other.query("begin");
+      await other.query("insert into document_metadata_values values ($1, $2, 'a')", [first.id, field.id]);
+      // Before, this waited for that commit at the field's row.
+      await write(second.id, [[field.id, "b"]]);
+      await other.query("commit");
+      const count = async () => (await metadata.listFieldUsage(dataset.id))[0]?.count;
+      expect(await count()).toBe(3);
+      await write(old.id, [], [field.id]);
+      expect(await count()).toBe(2);
+      const { rows } = await other.query(
+        "select document_count::int as base, (select count(*)::int from metadata_field_counts where field_id = $1) as slots from metadata_fields where id = $1",
+        [field.id],
+      );
+      expect(rows[0]).toEqual({ base: 0, slots: 2 });
+      await metadata.deleteField(dataset.id, field.id);
+      expect((await other.query("select count(*)::int as n from metadata_field_counts")).rows[0].n).toBe(0);
+    } finally {
+      await other.end();
+      await store.close();
+    }
+  }, 15_000);
+
   it("ends concurrent updates of a variable from several instances with one value, whole", async () => {
     const stores = await instances(3);
     try {

@@ -30,6 +30,9 @@ export const postgresFeatures: SqlFeatures = {
         (_, index) => sql`element ->> ${sql.lit(index)} as ${sql.ref(`column${index + 1}`)}`,
       ),
     )} from json_array_elements(${rows}::json) with ordinality as list(element, position) order by position)`,
+  fieldDocumentCount: (alias) =>
+    sql<string>`(${sql.ref(`${alias}.document_count`)} + coalesce((select sum(slots.count)
+      from metadata_field_counts slots where slots.field_id = ${sql.ref(`${alias}.id`)}), 0))`,
   isForeignKeyViolation: (error) => (error as { code?: unknown } | null)?.code === "23503",
   isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === "23505",
 };

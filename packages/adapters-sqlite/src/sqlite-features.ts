@@ -29,6 +29,7 @@ export const sqliteFeatures: SqlFeatures = {
         (_, index) => sql`value ->> ${sql.lit(index)} as ${sql.ref(`column${index + 1}`)}`,
       ),
     )} from json_each(${rows}) order by key)`,
+  fieldDocumentCount: (alias) => sql<number>`${sql.ref(`${alias}.document_count`)}`,
   isForeignKeyViolation: (error) =>
     (error as { code?: unknown } | null)?.code === "SQLITE_CONSTRAINT_FOREIGNKEY",
   isUniqueViolation: (error) => {

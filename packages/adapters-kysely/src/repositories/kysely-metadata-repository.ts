@@ -6,7 +6,7 @@ import type {
 } from "@service-api/domain";
 import type { DocumentValueChanges, MetadataRepository, Renamed } from "@service-api/ports";
 import { type Kysely, type Selectable, sql } from "kysely";
-import { compiledForIds, compiledRead } from "../compiled-read.js";
+import { compiledForIds, compiledRead, compiledReadWith } from "../compiled-read.js";
 import type { DatabaseSchema, MetadataFieldTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { DATASET_COLUMNS_PREFIXED, datasetFromPrefixed, lockedDataset } from "./dataset-rows.js";
@@ -77,18 +77,25 @@ const valuesOfDocuments = compiledForIds((db, among) =>
     .orderBy("field.id"),
 );
 /** The dataset (columns prefixed `ds_`) with one row per field (at least one row while it exists). */
-const datasetWithFieldUsage = compiledRead((db, workspaceId: string, datasetId: string) =>
+const datasetWithFieldUsage = compiledReadWith((db, features, workspaceId: string, datasetId: string) =>
   db
     .selectFrom("datasets as ds")
     .leftJoin("metadata_fields as field", "field.dataset_id", "ds.id")
     .select(DATASET_COLUMNS_PREFIXED as never[])
-    .select(["field.id", "field.name", "field.type", "field.document_count"])
+    .select([
+      "field.id",
+      "field.name",
+      "field.type",
+      features.fieldDocumentCount("field").as("document_count"),
+    ])
     .where("ds.id", "=", datasetId)
     .where("ds.workspace_id", "=", workspaceId)
     .orderBy("field.created_at")
     .orderBy("field.position")
     .orderBy("field.id"),
-) as (...args: unknown[]) => Promise<(Record<string, unknown> & FieldUsageRow)[]>;
+) as unknown as (
+  features: SqlFeatures,
+) => (...args: unknown[]) => Promise<(Record<string, unknown> & FieldUsageRow)[]>;
 
 /**
  * The workspace's dataset (columns prefixed `ds_`) with a row per field and per document of
@@ -133,10 +140,10 @@ const usageFromRow = (row: FieldUsageRow): MetadataFieldUsage => ({
   count: Number(row.document_count),
 });
 
-const fieldUsage = compiledRead((db, datasetId: string) =>
+const fieldUsage = compiledReadWith((db, features, datasetId: string) =>
   db
     .selectFrom("metadata_fields")
-    .select(["id", "name", "type", "document_count"])
+    .select(["id", "name", "type", features.fieldDocumentCount("metadata_fields").as("document_count")])
     .where("dataset_id", "=", datasetId)
     .orderBy("created_at")
     .orderBy("position")
@@ -278,7 +285,7 @@ export class KyselyMetadataRepository implements MetadataRepository {
   }
 
   async findFieldUsage(workspaceId: string, datasetId: string) {
-    const rows = await datasetWithFieldUsage(this.db, workspaceId, datasetId);
+    const rows = await datasetWithFieldUsage(this.features)(this.db, workspaceId, datasetId);
     const [first] = rows;
     if (!first) return { dataset: undefined, documentCount: 0, fields: [] };
     return {
@@ -290,6 +297,6 @@ export class KyselyMetadataRepository implements MetadataRepository {
 
   async listFieldUsage(datasetId: string): Promise<MetadataFieldUsage[]> {
     // Counters kept by triggers, not a count over the values.
-    return (await fieldUsage(this.db, datasetId)).map(usageFromRow);
+    return (await fieldUsage(this.features)(this.db, datasetId)).map(usageFromRow);
   }
 }

@@ -47,19 +47,20 @@ function upsert(
   changes: readonly DocumentValueChanges[],
   dataset: RawBuilder<unknown>,
   isDatasetDocument: DocumentCheck,
+  counterOrder?: RawBuilder<unknown>,
 ) {
   const rows = changes.flatMap(({ documentId, set }) =>
     set.map(([fieldId, value]) => [documentId, fieldId, value]),
   );
   if (rows.length === 0) return undefined;
-  // By field, then document: a new value raises its field's counter (a trigger), so two writes to
-  // different documents lock the fields' rows in one order. Writes to one document wait for each
-  // other at its lock, taken first.
+  // By field, then counter row: a new value raises its field's count (a trigger) in a row chosen by
+  // its document, so two writes to different documents lock the counters' rows in one order.
+  // Writes to one document wait for each other at its lock, taken first.
   return sql`insert into document_metadata_values (document_id, field_id, value)
     select v.column1, v.column2, v.column3 from ${features.rowsOf(JSON.stringify(rows), 3)} as v
     where ${isDatasetDocument(sql.ref("v.column1"))}
       and exists (select 1 from metadata_fields where id = v.column2 and dataset_id = ${dataset})
-    order by v.column2, v.column1
+    order by v.column2, ${counterOrder ? sql`${counterOrder}, ` : sql``}v.column1
     on conflict (document_id, field_id) do update set value = excluded.value`;
 }
 
@@ -95,7 +96,9 @@ export async function writeValues(
       removing &&
       sql`delete from document_metadata_values
         where ${isLocked(sql.ref("document_id"))} and ${removing}`;
-    const upserting = upsert(features, changes, sql`(select id from locked)`, isLocked);
+    // The counter row of a document's value (migration 0009 of adapters-postgres).
+    const slot = sql`hashtext(v.column1) & 15`;
+    const upserting = upsert(features, changes, sql`(select id from locked)`, isLocked, slot);
     // Changes that neither set nor remove a value write nothing.
     if (!deleting && !upserting) return;
     const statement =

@@ -9,6 +9,7 @@ import * as documentCounters from "./0003-document-counters.js";
 import * as accessRevision from "./0004-access-revision.js";
 import * as management from "./0006-management.js";
 import * as accessNotifications from "./0008-access-notifications.js";
+import * as fieldCountSlots from "./0009-field-count-slots.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0006-management": management,
   "0007-metadata-field-order": metadataFieldOrderMigration,
   "0008-access-notifications": accessNotifications,
+  "0009-field-count-slots": fieldCountSlots,
 };
 
 export const postgresMigrations: MigrationProvider = {
