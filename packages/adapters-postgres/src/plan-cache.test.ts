@@ -117,7 +117,7 @@ describe.skipIf(!available)("named statements on PostgreSQL", () => {
   });
   afterAll(() => database?.drop());
 
-  it("are each planned once for any parameters, not on every call", async () => {
+  it("are each planned once for any parameters, not on every call", async ({ skip }) => {
     const url = await createTestSchema(database.url);
     const store = await openPostgresStore({ databaseUrl: url });
     const client = new pg.Client({ connectionString: url });
@@ -125,7 +125,8 @@ describe.skipIf(!available)("named statements on PostgreSQL", () => {
     try {
       const version = Number((await client.query("show server_version_num")).rows[0].server_version_num);
       // pg_prepared_statements counts generic and custom plans from PostgreSQL 14 on.
-      if (version < 140000) return;
+      // Reported as skipped, not passed: the plans cannot be checked on this server.
+      if (version < 140000) skip(`PostgreSQL ${version} keeps no plan counts (14 on)`);
       const sent = await readEverything(store.repositories);
       await client.query("analyze");
       expect(sent.length).toBeGreaterThanOrEqual(10);

@@ -21,7 +21,10 @@ export interface HandlerInput<Params, Query, Body> {
   workspaceId: string;
   /** The app key's app (app operations). */
   app: App;
-  /** The dataset named in the path, checked (operations with `dataset: true`; else undefined). */
+  /**
+   * The dataset named in the path, checked: set for operations with `dataset: true` only. Undefined
+   * for `dataset: "in-use-case"` (the use case reads and checks it) and for every other operation.
+   */
   dataset: Dataset;
 }
 

@@ -4,7 +4,7 @@ import type { Logger } from "pino";
 import { RedisStore, type SendCommandFn } from "rate-limit-redis";
 import { createClient } from "redis";
 import { DatabaseRateLimitStore } from "./database-rate-limit-store.js";
-import { FailOpenStore, LimitStoreHealth } from "./fail-open-store.js";
+import { FailOpenStore, LIMIT_STORE_TIMEOUT_MS, LimitStoreHealth } from "./fail-open-store.js";
 
 /** How often ended windows are deleted from the database. */
 const SWEEP_INTERVAL_MS = 60_000;
@@ -18,6 +18,11 @@ export interface LimitStores {
 
 /** How long the Redis client tries to connect before it counts as unreachable. */
 const CONNECT_TIMEOUT_MS = 1_000;
+/**
+ * How long commands wait for the first connection: well within the time a store may take to
+ * answer, so a slow first connection makes no store count as failing.
+ */
+const FIRST_CONNECTION_WAIT_MS = LIMIT_STORE_TIMEOUT_MS / 2;
 
 /** Settles when the client has connected or `ms` have passed, whichever comes first; never fails. */
 function firstConnection(connecting: Promise<unknown>, ms: number): Promise<void> {
@@ -36,7 +41,8 @@ function firstConnection(connecting: Promise<unknown>, ms: number): Promise<void
 export function redisLimitStores(redisUrl: string, logger: Logger): LimitStores {
   const client = createClient({
     url: redisUrl,
-    // Fail at once while disconnected rather than queue: a limit must never hold a request up.
+    // Fail at once while disconnected rather than queue: past the first connection (which commands
+    // wait for, briefly), a lost Redis holds no request up.
     disableOfflineQueue: true,
     socket: {
       connectTimeout: CONNECT_TIMEOUT_MS,
@@ -45,7 +51,7 @@ export function redisLimitStores(redisUrl: string, logger: Logger): LimitStores 
   });
   // An unheard "error" event would end the process; the fail-open store reports failures once.
   client.on("error", () => {});
-  const starting = firstConnection(client.connect(), CONNECT_TIMEOUT_MS);
+  const starting = firstConnection(client.connect(), FIRST_CONNECTION_WAIT_MS);
   // Commands sent while the first connection is made wait for it, so the requests that arrive right
   // after the server starts are counted rather than let through; later, a lost connection fails fast.
   const sendCommand: SendCommandFn = async (...command) => {
