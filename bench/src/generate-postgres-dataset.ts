@@ -16,7 +16,14 @@ const idOf = (kind: number, index: string) =>
  * shortcut that needs a superuser) and the counters are computed once at the end.
  */
 /** The tables the benchmark's writes churn that hold few rows: cheap to rewrite. */
-const SMALL_TABLES = ["datasets", "metadata_fields", "tags", "tag_bindings", "conversation_variables"];
+const SMALL_TABLES = [
+  "datasets",
+  "metadata_fields",
+  "metadata_field_counts",
+  "tags",
+  "tag_bindings",
+  "conversation_variables",
+];
 
 export async function generatePostgresDataset(
   serverUrl: string,

@@ -22,6 +22,14 @@ export const OPERATION_NAMES = [...FLOORED, ...MANAGED] as const;
 export type OperationName = (typeof OPERATION_NAMES)[number];
 export type FlooredName = (typeof FLOORED)[number];
 export const READS: OperationName[] = ["getDocument", "listMetadataFields", "getWebAppSettings"];
+/** The operations that commit a write on every request. */
+export const WRITES: OperationName[] = [
+  "updateConversationVariable",
+  "bindTagsToDataset",
+  "setDocumentMetadata",
+  "renameMetadataField",
+  "createThenDeleteTag",
+];
 export const hasFloor = (name: OperationName): name is FlooredName =>
   (FLOORED as readonly string[]).includes(name);
 
