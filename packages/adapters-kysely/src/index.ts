@@ -11,3 +11,4 @@ export * as rateLimitCountersMigration from "./migrations/rate-limit-counters.js
 export type * from "./schema.js";
 export type * from "./sql-features.js";
 export * from "./store-guard.js";
+export * from "./well-formed-json.js";

@@ -37,17 +37,22 @@ export interface SqlFeatures {
   /** True where `expression` is one of the strings of a `listParameter`. */
   inList(expression: Expression<unknown>, list: unknown): RawBuilder<boolean>;
   /**
-   * The rows of `rows`, the JSON text of an array of equally long arrays of strings (one
-   * parameter, as `listParameter`), as a table of text columns `column1`…`column{width}` in the
-   * list's order.
+   * Rows of strings, each `width` long, as one parameter (JSON text) read back as a table of text
+   * columns `column1`…`column{width}`, in the rows' order.
    */
-  rowsOf(rows: unknown, width: number): RawBuilder<unknown>;
+  rowsOf(rows: readonly (readonly string[])[], width: number): RawBuilder<unknown>;
   /**
    * The count of documents holding a value of the `metadata_fields` row under `alias`: its
    * `document_count`, plus on PostgreSQL what its rows in `metadata_field_counts` add (migration
    * 0009: the count spread over rows, so concurrent value writes do not all update one row).
    */
   fieldDocumentCount(alias: string): RawBuilder<number | string>;
+  /**
+   * Which of a field's counter rows a new value for the document of that id raises (PostgreSQL,
+   * migration 0009), so that writes can take them in one order; absent where a field's count is
+   * one row.
+   */
+  fieldCountSlot?(documentId: Expression<unknown>): RawBuilder<number>;
   /** Whether an error is a foreign key's refusal. */
   isForeignKeyViolation(error: unknown): boolean;
   /** Whether an error is a unique constraint's refusal. */

@@ -1,6 +1,7 @@
-import type { SqlFeatures } from "@service-api/adapters-kysely";
+import { type SqlFeatures, wellFormedJson } from "@service-api/adapters-kysely";
 import { sql } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
+import { FIELD_COUNT_SLOTS } from "./migrations/0009-field-count-slots.js";
 
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const LOWER = "abcdefghijklmnopqrstuvwxyz";
@@ -21,7 +22,9 @@ export const postgresFeatures: SqlFeatures = {
   gathersReads: true,
   modifyingCtes: true,
   jsonArrayFrom,
-  listParameter: (values) => values,
+  // Lone surrogates become U+FFFD, as the driver's UTF-8 encoding makes them in any other
+  // parameter (PostgreSQL's JSON parser would refuse them).
+  listParameter: (values) => values.map((value) => value.toWellFormed()),
   inList: (expression, list) => sql<boolean>`${expression} = any(${list}::text[])`,
   rowsOf: (rows, width) =>
     sql`(select ${sql.join(
@@ -29,10 +32,11 @@ export const postgresFeatures: SqlFeatures = {
         { length: width },
         (_, index) => sql`element ->> ${sql.lit(index)} as ${sql.ref(`column${index + 1}`)}`,
       ),
-    )} from json_array_elements(${rows}::json) with ordinality as list(element, position) order by position)`,
+    )} from json_array_elements(${wellFormedJson(rows)}::json) with ordinality as list(element, position) order by position)`,
   fieldDocumentCount: (alias) =>
     sql<string>`(${sql.ref(`${alias}.document_count`)} + coalesce((select sum(slots.count)
       from metadata_field_counts slots where slots.field_id = ${sql.ref(`${alias}.id`)}), 0))`,
+  fieldCountSlot: (documentId) => sql<number>`(hashtext(${documentId}) & ${sql.lit(FIELD_COUNT_SLOTS - 1)})`,
   isForeignKeyViolation: (error) => (error as { code?: unknown } | null)?.code === "23503",
   isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === "23505",
 };

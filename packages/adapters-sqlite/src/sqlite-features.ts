@@ -1,4 +1,4 @@
-import type { SqlFeatures } from "@service-api/adapters-kysely";
+import { type SqlFeatures, wellFormedJson } from "@service-api/adapters-kysely";
 import { sql } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/sqlite";
 
@@ -20,7 +20,8 @@ export const sqliteFeatures: SqlFeatures = {
   gathersReads: false,
   modifyingCtes: false,
   jsonArrayFrom: (query) => jsonArrayFrom(query as never),
-  listParameter: (values) => JSON.stringify(values),
+  // Lone surrogates become U+FFFD, as the driver's UTF-8 encoding makes them in any other parameter.
+  listParameter: (values) => wellFormedJson(values),
   inList: (expression, list) => sql<boolean>`${expression} in (select value from json_each(${list}))`,
   rowsOf: (rows, width) =>
     sql`(select ${sql.join(
@@ -28,7 +29,7 @@ export const sqliteFeatures: SqlFeatures = {
         { length: width },
         (_, index) => sql`value ->> ${sql.lit(index)} as ${sql.ref(`column${index + 1}`)}`,
       ),
-    )} from json_each(${rows}) order by key)`,
+    )} from json_each(${wellFormedJson(rows)}) order by key)`,
   fieldDocumentCount: (alias) => sql<number>`${sql.ref(`${alias}.document_count`)}`,
   isForeignKeyViolation: (error) =>
     (error as { code?: unknown } | null)?.code === "SQLITE_CONSTRAINT_FOREIGNKEY",

@@ -201,7 +201,7 @@ export class KyselyMetadataRepository implements MetadataRepository {
 
   async deleteField(datasetId: string, fieldId: string): Promise<boolean> {
     // One statement: the values go with the field (foreign key, on delete cascade), and their
-    // triggers take the field's counter. Where rows lock, the dataset is locked first, in the same
+    // triggers take the field's counter rows. Where rows lock, the dataset is locked first, in the same
     // statement, as every write to its documents and values does: one lock order, no deadlock.
     const result = await this.db
       .deleteFrom("metadata_fields")

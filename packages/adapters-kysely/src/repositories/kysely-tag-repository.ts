@@ -214,8 +214,9 @@ export class KyselyTagRepository implements TagRepository {
     ]);
     await sql`insert into tag_bindings (id, workspace_id, tag_id, target_id, created_at)
       select v.column1, v.column2, v.column3, v.column4, cast(v.column5 as bigint)
-      from ${this.features.rowsOf(JSON.stringify(rows), BINDING_COLUMNS.length)} as v
+      from ${this.features.rowsOf(rows, BINDING_COLUMNS.length)} as v
       where true
+      order by v.column3
       on conflict (tag_id, target_id) do nothing`.execute(this.db);
   }
 

@@ -4,33 +4,36 @@ import type { DatabaseSchema } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 
 /**
- * The values the changes remove: fields cleared, and with `replaceAll` every field not set. One
- * condition per distinct set of fields, each with its documents' ids as one list.
+ * The values the changes remove: fields cleared, and with `replaceAll` every field not set. A
+ * condition of constant size however many documents and fields: the documents as one list (which
+ * an index serves), then the (document, field) pairs cleared and, for the documents replacing all
+ * their values, the pairs they keep, each as one parameter.
  */
 function removed(
   features: SqlFeatures,
   changes: readonly DocumentValueChanges[],
 ): RawBuilder<boolean> | undefined {
-  const removals = changes.flatMap(({ documentId, replaceAll, set, clear }) => {
-    if (replaceAll) return [{ documentId, keeping: true, fields: set.map(([fieldId]) => fieldId).sort() }];
-    return clear.length > 0 ? [{ documentId, keeping: false, fields: [...clear].sort() }] : [];
-  });
-  const groups = new Map<string, { keeping: boolean; fields: string[]; documentIds: string[] }>();
-  for (const { documentId, keeping, fields } of removals) {
-    const key = JSON.stringify([keeping, fields]);
-    const group = groups.get(key) ?? { keeping, fields, documentIds: [] };
-    group.documentIds.push(documentId);
-    groups.set(key, group);
-  }
-  const list = (ids: readonly string[]) => features.listParameter(ids);
-  const conditions = [...groups.values()].map(({ keeping, fields, documentIds }) => {
-    const ofDocuments = features.inList(sql.ref("document_id"), list(documentIds));
-    if (!keeping) return sql`(${ofDocuments} and ${features.inList(sql.ref("field_id"), list(fields))})`;
-    return fields.length > 0
-      ? sql`(${ofDocuments} and not (${features.inList(sql.ref("field_id"), list(fields))}))`
-      : ofDocuments;
-  });
-  return conditions.length > 0 ? sql<boolean>`(${sql.join(conditions, sql` or `)})` : undefined;
+  const cleared = changes.flatMap(({ documentId, replaceAll, clear }) =>
+    replaceAll ? [] : clear.map((fieldId) => [documentId, fieldId]),
+  );
+  const replacing = changes.filter((change) => change.replaceAll).map((change) => change.documentId);
+  if (cleared.length === 0 && replacing.length === 0) return undefined;
+  const kept = changes.flatMap(({ documentId, replaceAll, set }) =>
+    replaceAll ? set.map(([fieldId]) => [documentId, fieldId]) : [],
+  );
+  const documentIds = [...new Set([...cleared.map(([documentId]) => documentId as string), ...replacing])];
+  const ofDocuments = (ids: readonly string[]) =>
+    features.inList(sql.ref("document_id"), features.listParameter(ids));
+  const isPair = (pairs: readonly (readonly string[])[]) =>
+    sql<boolean>`exists (select 1 from ${features.rowsOf(pairs, 2)} as pair
+      where pair.column1 = document_id and pair.column2 = field_id)`;
+  const conditions: RawBuilder<boolean>[] = [];
+  if (cleared.length > 0) conditions.push(isPair(cleared));
+  if (replacing.length > 0)
+    conditions.push(
+      kept.length > 0 ? sql`(${ofDocuments(replacing)} and not ${isPair(kept)})` : ofDocuments(replacing),
+    );
+  return sql<boolean>`(${ofDocuments(documentIds)} and (${sql.join(conditions, sql` or `)}))`;
 }
 
 /** Whether the document of that id is one of the dataset's (for the write, locked where rows lock). */
@@ -57,7 +60,7 @@ function upsert(
   // its document, so two writes to different documents lock the counters' rows in one order.
   // Writes to one document wait for each other at its lock, taken first.
   return sql`insert into document_metadata_values (document_id, field_id, value)
-    select v.column1, v.column2, v.column3 from ${features.rowsOf(JSON.stringify(rows), 3)} as v
+    select v.column1, v.column2, v.column3 from ${features.rowsOf(rows, 3)} as v
     where ${isDatasetDocument(sql.ref("v.column1"))}
       and exists (select 1 from metadata_fields where id = v.column2 and dataset_id = ${dataset})
     order by v.column2, ${counterOrder ? sql`${counterOrder}, ` : sql``}v.column1
@@ -72,9 +75,10 @@ const WRITE_ATTEMPTS = 3;
  * lock first, as every write to its documents and values does, but shared: value writes exclude
  * what deletes the dataset's fields or documents, not each other. Then it locks the documents, in
  * id order, so that two writes to one document's values run one after the other; then it deletes
- * and upserts, which touch different rows. A write that both deletes and adds values may still
- * take two fields' counters in the other order than a concurrent write to other documents:
- * PostgreSQL then reports a deadlock and the store runs the statement again. Elsewhere (SQLite,
+ * and upserts, which touch different rows. The upsert takes the fields' counter rows in one order
+ * (field, then `fieldCountSlot`); a write that also deletes values takes theirs in the order it
+ * finds the values, so against a concurrent write to other documents it may take two in the other
+ * order: PostgreSQL then reports a deadlock and the store runs the statement again. Elsewhere (SQLite,
  * whose writers are serial anyway) the delete and the upsert run in one transaction.
  */
 export async function writeValues(
@@ -96,8 +100,7 @@ export async function writeValues(
       removing &&
       sql`delete from document_metadata_values
         where ${isLocked(sql.ref("document_id"))} and ${removing}`;
-    // The counter row of a document's value (migration 0009 of adapters-postgres).
-    const slot = sql`hashtext(v.column1) & 15`;
+    const slot = features.fieldCountSlot?.(sql.ref("v.column1"));
     const upserting = upsert(features, changes, sql`(select id from locked)`, isLocked, slot);
     // Changes that neither set nor remove a value write nothing.
     if (!deleting && !upserting) return;

@@ -107,6 +107,52 @@ export function describeLargeBatchesContract(openStore: OpenStore): void {
       expect((await metadata.valuesOf(docs[0]?.id ?? "")).map((entry) => entry.value)).toEqual(["b0"]);
     });
 
+    it("replaces the values of over a thousand documents, each keeping its own set of fields", async () => {
+      const { metadata } = repositories();
+      const { dataset, docs } = await seedDataset(MANY);
+      const fields = Array.from({ length: 11 }, (_, index) =>
+        aMetadataField(dataset.id, { name: `f${index}`, createdAt: index + 1 }),
+      );
+      for (const field of fields) await metadata.createField(field);
+      const all = (document: { id: string }) => ({
+        documentId: document.id,
+        replaceAll: false,
+        set: fields.map((field) => [field.id, "x"] as const),
+        clear: [],
+      });
+      await metadata.writeValues(dataset.id, docs.map(all));
+      // Each document keeps the fields its index's bits name: over a thousand different sets.
+      const keeps = (index: number) => fields.filter((_, bit) => (index >> bit) & 1);
+      await metadata.writeValues(
+        dataset.id,
+        docs.map((document, index) => ({
+          documentId: document.id,
+          replaceAll: true,
+          set: keeps(index).map((field) => [field.id, "kept"] as const),
+          clear: [],
+        })),
+      );
+      const expected = fields.map((_, bit) => docs.filter((_, index) => (index >> bit) & 1).length);
+      expect((await metadata.listFieldUsage(dataset.id)).map((field) => field.count)).toEqual(expected);
+      expect((await metadata.valuesOf(docs[5]?.id ?? "")).map((entry) => entry.name)).toEqual(["f0", "f2"]);
+    });
+
+    it("stores text with a lone surrogate through a list parameter as through any other parameter", async () => {
+      const { metadata } = repositories();
+      const { dataset, docs } = await seedDataset(2);
+      const [listed, single] = docs as [(typeof docs)[0], (typeof docs)[0]];
+      const field = aMetadataField(dataset.id);
+      await metadata.createField(field);
+      const text = "a\ud800b";
+      await metadata.writeValues(dataset.id, [
+        { documentId: listed.id, replaceAll: false, set: [[field.id, text]], clear: [] },
+      ]);
+      await metadata.setValue(single.id, field.id, text);
+      const [stored] = await metadata.valuesOf(single.id);
+      expect(stored?.value).toMatch(/^a.b$/u);
+      expect((await metadata.valuesOf(listed.id))[0]?.value).toBe(stored?.value);
+    });
+
     it("finds, binds and unbinds tags among more ids than parameters", async () => {
       const { workspaces, datasets, tags } = repositories();
       const workspace = aWorkspace();
