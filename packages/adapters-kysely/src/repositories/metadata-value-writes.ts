@@ -24,9 +24,10 @@ function removed(
   const documentIds = [...new Set([...cleared.map(([documentId]) => documentId as string), ...replacing])];
   const ofDocuments = (ids: readonly string[]) =>
     features.inList(sql.ref("document_id"), features.listParameter(ids));
+  // Not correlated: the database reads the pairs once (SQLite into an index), then looks each up.
   const isPair = (pairs: readonly (readonly string[])[]) =>
-    sql<boolean>`exists (select 1 from ${features.rowsOf(pairs, 2)} as pair
-      where pair.column1 = document_id and pair.column2 = field_id)`;
+    sql<boolean>`((document_id, field_id) in
+      (select pair.column1, pair.column2 from ${features.rowsOf(pairs, 2)} as pair))`;
   const conditions: RawBuilder<boolean>[] = [];
   if (cleared.length > 0) conditions.push(isPair(cleared));
   if (replacing.length > 0)
