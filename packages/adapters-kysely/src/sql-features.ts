@@ -53,6 +53,8 @@ export interface SqlFeatures {
    * one row.
    */
   fieldCountSlot?(documentId: Expression<unknown>): RawBuilder<number>;
+  /** Whether an error is a lock a statement would not wait for (`NOWAIT`) being held. */
+  isLockUnavailable(error: unknown): boolean;
   /** Whether an error is a foreign key's refusal. */
   isForeignKeyViolation(error: unknown): boolean;
   /** Whether an error is a unique constraint's refusal. */

@@ -211,6 +211,56 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
     }
   });
 
+  it("replaces a document's values after a concurrent write to it, seeing the values that write added", async () => {
+    const url = await createTestSchema(database.url);
+    const store = await openPostgresStore({ databaseUrl: url });
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    const waitingForLocks = async () => {
+      const { rows } = await other.query(
+        "select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+      );
+      return rows[0].waiting as number;
+    };
+    try {
+      const { workspaces, datasets, documents, metadata } = store.repositories;
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      const document = aDocument(dataset.id);
+      await documents.save(document);
+      const [kept, added] = ["kept", "added"].map((name) => aMetadataField(dataset.id, { name })) as [
+        ReturnType<typeof aMetadataField>,
+        ReturnType<typeof aMetadataField>,
+      ];
+      for (const field of [kept, added]) await metadata.createField(field);
+
+      // Another instance's value write to the document, not yet committed: it adds a value.
+      await other.query("begin");
+      await other.query(
+        `with locked as (select id from datasets where id = $1 for share)
+         select id from documents where dataset_id = (select id from locked) and id = $2 for no key update`,
+        [dataset.id, document.id],
+      );
+      await other.query("insert into document_metadata_values values ($1, $2, 'x')", [document.id, added.id]);
+      // This one replaces every value with `kept` alone: it runs after, so `added` goes.
+      const replacing = metadata.writeValues(dataset.id, [
+        { documentId: document.id, replaceAll: true, set: [[kept.id, "y"]], clear: [] },
+      ]);
+      await expect.poll(waitingForLocks).toBeGreaterThan(0);
+      await other.query("commit");
+      await replacing;
+      expect(await metadata.valuesOf(document.id)).toEqual([
+        { id: kept.id, name: "kept", type: "string", value: "y" },
+      ]);
+      expect((await metadata.listFieldUsage(dataset.id)).map((field) => field.count)).toEqual([1, 0]);
+    } finally {
+      await other.end();
+      await store.close();
+    }
+  });
+
   it("counts a field's values in rows chosen by document, so writes to different documents do not wait on one counter", async () => {
     const url = await createTestSchema(database.url);
     const store = await openPostgresStore({ databaseUrl: url });

@@ -37,6 +37,7 @@ export const postgresFeatures: SqlFeatures = {
     sql<string>`(${sql.ref(`${alias}.document_count`)} + coalesce((select sum(slots.count)
       from metadata_field_counts slots where slots.field_id = ${sql.ref(`${alias}.id`)}), 0))`,
   fieldCountSlot: (documentId) => sql<number>`(hashtext(${documentId}) & ${sql.lit(FIELD_COUNT_SLOTS - 1)})`,
+  isLockUnavailable: (error) => (error as { code?: unknown } | null)?.code === "55P03",
   isForeignKeyViolation: (error) => (error as { code?: unknown } | null)?.code === "23503",
   isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === "23505",
 };

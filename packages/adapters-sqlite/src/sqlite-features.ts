@@ -31,6 +31,7 @@ export const sqliteFeatures: SqlFeatures = {
       ),
     )} from json_each(${wellFormedJson(rows)}) order by key)`,
   fieldDocumentCount: (alias) => sql<number>`${sql.ref(`${alias}.document_count`)}`,
+  isLockUnavailable: () => false,
   isForeignKeyViolation: (error) =>
     (error as { code?: unknown } | null)?.code === "SQLITE_CONSTRAINT_FOREIGNKEY",
   isUniqueViolation: (error) => {

@@ -72,7 +72,8 @@ function upsert(
 const WRITE_ATTEMPTS = 3;
 
 /**
- * Writes the changes. Where a WITH may write (PostgreSQL), one statement. It takes the dataset's
+ * Writes the changes. Where a WITH may write (PostgreSQL), one statement while no other write
+ * holds the locks it takes, else a transaction that waits for them first. It takes the dataset's
  * lock first, as every write to its documents and values does, but shared: value writes exclude
  * what deletes the dataset's fields or documents, not each other. Then it locks the documents, in
  * id order, so that two writes to one document's values run one after the other; then it deletes
@@ -91,11 +92,14 @@ export async function writeValues(
   const removing = removed(features, changes);
   if (features.modifyingCtes) {
     const documentIds = [...new Set(changes.map((change) => change.documentId))].sort();
-    const locked = sql`with locked as materialized (select id from datasets where id = ${datasetId} for share),
+    const locks = (waiting: boolean) => {
+      const orFail = waiting ? sql`` : sql` nowait`;
+      return sql`with locked as materialized (select id from datasets where id = ${datasetId} for share${orFail}),
       documents_locked as materialized (select id from documents
         where dataset_id = (select id from locked)
           and ${features.inList(sql.ref("id"), features.listParameter(documentIds))}
-        order by id for no key update)`;
+        order by id for no key update${orFail})`;
+    };
     const isLocked: DocumentCheck = (id) => sql<boolean>`${id} in (select id from documents_locked)`;
     const deleting =
       removing &&
@@ -105,22 +109,36 @@ export async function writeValues(
     const upserting = upsert(features, changes, sql`(select id from locked)`, isLocked, slot);
     // Changes that neither set nor remove a value write nothing.
     if (!deleting && !upserting) return;
-    const statement =
+    const statement = (waiting: boolean) =>
       deleting && upserting
-        ? sql`${locked}, removed as (${deleting}) ${upserting}`
-        : sql`${locked} ${deleting ?? upserting}`;
-    for (let attempt = 1; ; attempt += 1) {
-      try {
-        await statement.execute(db);
-        return;
-      } catch (error) {
-        // A field or document deleted while this statement waited for the dataset's lock is still
-        // in its snapshot, taken before the wait, so its value passes the check and breaks the
-        // foreign key. Run again: the new snapshot leaves it out.
-        if (attempt < WRITE_ATTEMPTS && features.isForeignKeyViolation(error)) continue;
-        throw error;
+        ? sql`${locks(waiting)}, removed as (${deleting}) ${upserting}`
+        : sql`${locks(waiting)} ${deleting ?? upserting}`;
+    if (!db.isTransaction) {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          await statement(false).execute(db);
+          return;
+        } catch (error) {
+          // A write holds a lock: wait for it below, not here.
+          if (features.isLockUnavailable(error)) break;
+          // A field or document deleted after this statement's snapshot was taken and before its
+          // lock is still in the snapshot, so its value passes the check and breaks the foreign
+          // key. Run again: the new snapshot leaves it out.
+          if (attempt < WRITE_ATTEMPTS && features.isForeignKeyViolation(error)) continue;
+          throw error;
+        }
       }
     }
+    // A statement that waits for a lock keeps the snapshot taken before the wait: it would not see
+    // the values the write before it added, and would leave them. So wait for the locks in a
+    // statement of their own, then write in one whose snapshot has that write's values.
+    const afterTheLocks = async (trx: Kysely<DatabaseSchema>) => {
+      await sql`${locks(true)} select count(*) from documents_locked`.execute(trx);
+      await statement(true).execute(trx);
+    };
+    if (db.isTransaction) await afterTheLocks(db);
+    else await db.transaction().execute(afterTheLocks);
+    return;
   }
   const isOfDataset: DocumentCheck = (id) =>
     sql<boolean>`exists (select 1 from documents where id = ${id} and dataset_id = ${datasetId})`;
