@@ -66,6 +66,23 @@ const insertBindings = compiledByCount((db, count, ...values) =>
     .onConflict((conflict) => conflict.columns(["tag_id", "target_id"]).doNothing()),
 );
 
+const insertTag = compiledRead(
+  (db, id: string, workspaceId: string, type: string, name: string, createdAt: number) =>
+    db
+      .insertInto("tags")
+      .values({ id, workspace_id: workspaceId, type, name, created_at: createdAt })
+      .onConflict((conflict) => conflict.doNothing())
+      .returning("id"),
+);
+const deleteTag = compiledRead((db, id: string, workspaceId: string, type: string) =>
+  db
+    .deleteFrom("tags")
+    .where("id", "=", id)
+    .where("workspace_id", "=", workspaceId)
+    .where("type", "=", type)
+    .returning("id"),
+);
+
 const tagOfKind = compiledRead((db, workspaceId: string, type: string, tagId: string) =>
   db
     .selectFrom("tags")
@@ -102,12 +119,7 @@ export class KyselyTagRepository implements TagRepository {
 
   async create(tag: Tag): Promise<boolean> {
     // The unique (workspace, type, name) index settles races: a taken name inserts nothing.
-    const inserted = await this.db
-      .insertInto("tags")
-      .values(tagRow(tag))
-      .onConflict((conflict) => conflict.doNothing())
-      .returning("id")
-      .execute();
+    const inserted = await insertTag(this.db, tag.id, tag.workspaceId, tag.type, tag.name, tag.createdAt);
     return inserted.length > 0;
   }
 
@@ -178,13 +190,7 @@ export class KyselyTagRepository implements TagRepository {
 
   async delete(workspaceId: string, type: TagType, tagId: string): Promise<boolean> {
     // One statement: the bindings go with the tag (foreign key, on delete cascade).
-    const result = await this.db
-      .deleteFrom("tags")
-      .where("id", "=", tagId)
-      .where("workspace_id", "=", workspaceId)
-      .where("type", "=", type)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    return (await deleteTag(this.db, tagId, workspaceId, type)).length > 0;
   }
 
   async bind(bindings: readonly TagBinding[]): Promise<void> {
