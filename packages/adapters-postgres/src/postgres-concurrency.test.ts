@@ -38,6 +38,40 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
   }
   const closeAll = (stores: Store[]) => Promise.all(stores.map((store) => store.close()));
 
+  /**
+   * A store on a new schema, a second connection to it (another instance's), and a dataset of a new
+   * workspace there; both connections closed after `work`.
+   */
+  async function withStoreAndOther(
+    work: (context: {
+      store: Store;
+      other: pg.Client;
+      dataset: ReturnType<typeof aDataset>;
+      waitingForLocks: () => Promise<number>;
+    }) => Promise<void>,
+  ): Promise<void> {
+    const url = await createTestSchema(database.url);
+    const store = await openPostgresStore({ databaseUrl: url });
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    const waitingForLocks = async () => {
+      const { rows } = await other.query(
+        "select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+      );
+      return rows[0].waiting as number;
+    };
+    try {
+      const workspace = aWorkspace();
+      await store.repositories.workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      await store.repositories.datasets.save(dataset);
+      await work({ store, other, dataset, waitingForLocks });
+    } finally {
+      await other.end();
+      await store.close();
+    }
+  }
+
   it("migrates once when several instances start together on an empty database", async () => {
     const stores = await instances(4);
     try {
@@ -110,17 +144,9 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
     }
   });
 
-  it("skips a value whose field was deleted while the value write waited for the dataset's lock", async () => {
-    const url = await createTestSchema(database.url);
-    const store = await openPostgresStore({ databaseUrl: url });
-    const other = new pg.Client({ connectionString: url });
-    await other.connect();
-    try {
-      const { workspaces, datasets, documents, metadata } = store.repositories;
-      const workspace = aWorkspace();
-      await workspaces.save(workspace);
-      const dataset = aDataset(workspace.id);
-      await datasets.save(dataset);
+  it("skips a value whose field was deleted while the value write waited for the dataset's lock", () =>
+    withStoreAndOther(async ({ store, other, dataset }) => {
+      const { documents, metadata } = store.repositories;
       const document = aDocument(dataset.id);
       await documents.save(document);
       const [gone, kept] = [
@@ -159,29 +185,11 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
       expect(await metadata.valuesOf(document.id)).toEqual([
         { id: kept.id, name: "kept", type: "string", value: "y" },
       ]);
-    } finally {
-      await other.end();
-      await store.close();
-    }
-  });
+    }));
 
-  it("lets value writes to different documents of a dataset run together, and to one document in turn", async () => {
-    const url = await createTestSchema(database.url);
-    const store = await openPostgresStore({ databaseUrl: url });
-    const other = new pg.Client({ connectionString: url });
-    await other.connect();
-    const waitingForLocks = async () => {
-      const { rows } = await other.query(
-        "select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
-      );
-      return rows[0].waiting as number;
-    };
-    try {
-      const { workspaces, datasets, documents, metadata } = store.repositories;
-      const workspace = aWorkspace();
-      await workspaces.save(workspace);
-      const dataset = aDataset(workspace.id);
-      await datasets.save(dataset);
+  it("lets value writes to different documents of a dataset run together, and to one document in turn", () =>
+    withStoreAndOther(async ({ store, other, dataset, waitingForLocks }) => {
+      const { documents, metadata } = store.repositories;
       const [first, second] = [aDocument(dataset.id), aDocument(dataset.id)];
       for (const document of [first, second]) await documents.save(document);
       const field = aMetadataField(dataset.id, { name: "owner" });
@@ -205,29 +213,11 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
       await other.query("commit");
       await waiting;
       expect(await metadata.valuesOf(first.id)).toMatchObject([{ value: "a" }]);
-    } finally {
-      await other.end();
-      await store.close();
-    }
-  });
+    }));
 
-  it("replaces a document's values after a concurrent write to it, seeing the values that write added", async () => {
-    const url = await createTestSchema(database.url);
-    const store = await openPostgresStore({ databaseUrl: url });
-    const other = new pg.Client({ connectionString: url });
-    await other.connect();
-    const waitingForLocks = async () => {
-      const { rows } = await other.query(
-        "select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
-      );
-      return rows[0].waiting as number;
-    };
-    try {
-      const { workspaces, datasets, documents, metadata } = store.repositories;
-      const workspace = aWorkspace();
-      await workspaces.save(workspace);
-      const dataset = aDataset(workspace.id);
-      await datasets.save(dataset);
+  it("replaces a document's values after a concurrent write to it, seeing the values that write added", () =>
+    withStoreAndOther(async ({ store, other, dataset, waitingForLocks }) => {
+      const { documents, metadata } = store.repositories;
       const document = aDocument(dataset.id);
       await documents.save(document);
       const [kept, added] = ["kept", "added"].map((name) => aMetadataField(dataset.id, { name })) as [
@@ -255,65 +245,53 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
         { id: kept.id, name: "kept", type: "string", value: "y" },
       ]);
       expect((await metadata.listFieldUsage(dataset.id)).map((field) => field.count)).toEqual([1, 0]);
-    } finally {
-      await other.end();
-      await store.close();
-    }
-  });
+    }));
 
-  it("counts a field's values in rows chosen by document, so writes to different documents do not wait on one counter", async () => {
-    const url = await createTestSchema(database.url);
-    const store = await openPostgresStore({ databaseUrl: url });
-    const other = new pg.Client({ connectionString: url });
-    await other.connect();
-    const slotOf = async (id: string) =>
-      (await other.query("select hashtext($1) & 15 as slot", [id])).rows[0].slot as number;
-    try {
-      const { workspaces, datasets, documents, metadata } = store.repositories;
-      const workspace = aWorkspace();
-      await workspaces.save(workspace);
-      const dataset = aDataset(workspace.id);
-      await datasets.save(dataset);
-      const first = aDocument(dataset.id);
-      let second = aDocument(dataset.id);
-      while ((await slotOf(second.id)) === (await slotOf(first.id))) second = aDocument(dataset.id);
-      // Its value is counted in the field's own row: its slot has no row of its own.
-      let old = aDocument(dataset.id);
-      const taken = [await slotOf(first.id), await slotOf(second.id)];
-      while (taken.includes(await slotOf(old.id))) old = aDocument(dataset.id);
-      for (const document of [first, second, old]) await documents.save(document);
-      const field = aMetadataField(dataset.id, { name: "owner" });
-      await metadata.createField(field);
-      // A value counted in the field's own row, as a bulk load with the triggers off counts it.
-      await other.query("set session_replication_role = replica");
-      await other.query("insert into document_metadata_values values ($1, $2, 'old')", [old.id, field.id]);
-      await other.query("update metadata_fields set document_count = 1 where id = $1", [field.id]);
-      await other.query("set session_replication_role = origin");
-      const write = (documentId: string, set: [string, string][], clear: string[] = []) =>
-        metadata.writeValues(dataset.id, [{ documentId, replaceAll: false, set, clear }]);
+  it(
+    "counts a field's values in rows chosen by document, so writes to different documents do not wait on one counter",
+    () =>
+      withStoreAndOther(async ({ store, other, dataset }) => {
+        const slotOf = async (id: string) =>
+          (await other.query("select hashtext($1) & 15 as slot", [id])).rows[0].slot as number;
+        const { documents, metadata } = store.repositories;
+        const first = aDocument(dataset.id);
+        let second = aDocument(dataset.id);
+        while ((await slotOf(second.id)) === (await slotOf(first.id))) second = aDocument(dataset.id);
+        // Its value is counted in the field's own row: its slot has no row of its own.
+        let old = aDocument(dataset.id);
+        const taken = [await slotOf(first.id), await slotOf(second.id)];
+        while (taken.includes(await slotOf(old.id))) old = aDocument(dataset.id);
+        for (const document of [first, second, old]) await documents.save(document);
+        const field = aMetadataField(dataset.id, { name: "owner" });
+        await metadata.createField(field);
+        // A value counted in the field's own row, as a bulk load with the triggers off counts it.
+        await other.query("set session_replication_role = replica");
+        await other.query("insert into document_metadata_values values ($1, $2, 'old')", [old.id, field.id]);
+        await other.query("update metadata_fields set document_count = 1 where id = $1", [field.id]);
+        await other.query("set session_replication_role = origin");
+        const write = (documentId: string, set: [string, string][], clear: string[] = []) =>
+          metadata.writeValues(dataset.id, [{ documentId, replaceAll: false, set, clear }]);
 
-      // Another instance's new value for the first document, not yet committed: its counter row held.
-      await other.query("begin");
-      await other.query("insert into document_metadata_values values ($1, $2, 'a')", [first.id, field.id]);
-      // Before, this waited for that commit at the field's row.
-      await write(second.id, [[field.id, "b"]]);
-      await other.query("commit");
-      const count = async () => (await metadata.listFieldUsage(dataset.id))[0]?.count;
-      expect(await count()).toBe(3);
-      await write(old.id, [], [field.id]);
-      expect(await count()).toBe(2);
-      const { rows } = await other.query(
-        "select document_count::int as base, (select count(*)::int from metadata_field_counts where field_id = $1) as slots from metadata_fields where id = $1",
-        [field.id],
-      );
-      expect(rows[0]).toEqual({ base: 0, slots: 2 });
-      await metadata.deleteField(dataset.id, field.id);
-      expect((await other.query("select count(*)::int as n from metadata_field_counts")).rows[0].n).toBe(0);
-    } finally {
-      await other.end();
-      await store.close();
-    }
-  }, 15_000);
+        // Another instance's new value for the first document, not yet committed: its counter row held.
+        await other.query("begin");
+        await other.query("insert into document_metadata_values values ($1, $2, 'a')", [first.id, field.id]);
+        // Before, this waited for that commit at the field's row.
+        await write(second.id, [[field.id, "b"]]);
+        await other.query("commit");
+        const count = async () => (await metadata.listFieldUsage(dataset.id))[0]?.count;
+        expect(await count()).toBe(3);
+        await write(old.id, [], [field.id]);
+        expect(await count()).toBe(2);
+        const { rows } = await other.query(
+          "select document_count::int as base, (select count(*)::int from metadata_field_counts where field_id = $1) as slots from metadata_fields where id = $1",
+          [field.id],
+        );
+        expect(rows[0]).toEqual({ base: 0, slots: 2 });
+        await metadata.deleteField(dataset.id, field.id);
+        expect((await other.query("select count(*)::int as n from metadata_field_counts")).rows[0].n).toBe(0);
+      }),
+    15_000,
+  );
 
   it("ends concurrent updates of a variable from several instances with one value, whole", async () => {
     const stores = await instances(3);
