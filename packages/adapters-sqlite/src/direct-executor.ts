@@ -1,26 +1,37 @@
 import type { DirectExecutor } from "@service-api/adapters-kysely";
 import type { Database } from "better-sqlite3";
+import type { SharedReadTransaction } from "./shared-read-transaction.js";
 
 /**
  * better-sqlite3 runs a statement synchronously, so a compiled statement can run on it at once,
- * prepared once, instead of through kysely's asynchronous driver. While kysely holds the connection
- * for a transaction, statements go through kysely and wait for it, so none lands inside another's
- * transaction.
+ * prepared once, instead of through kysely's asynchronous driver. Reads share the open read
+ * transaction; a write ends it first and runs on its own. While kysely holds the connection for a
+ * transaction, statements go through kysely and wait for it, so none lands inside another's.
  */
 export function sqliteDirectExecutor(
   database: Database,
+  reads: SharedReadTransaction,
   onQuery?: (sql: string, parameters: readonly unknown[]) => void,
 ): DirectExecutor {
   return {
-    isFree: () => !database.inTransaction,
+    isFree: () => reads.free,
     prepare(sql) {
       const statement = database.prepare(sql);
-      const run = statement.reader
-        ? (parameters: readonly unknown[]) => statement.all(parameters) as unknown[]
-        : (parameters: readonly unknown[]) => {
-            statement.run(parameters);
-            return [];
-          };
+      const run = statement.readonly
+        ? (parameters: readonly unknown[]) => {
+            reads.beforeRead();
+            return statement.all(parameters) as unknown[];
+          }
+        : statement.reader
+          ? (parameters: readonly unknown[]) => {
+              reads.end();
+              return statement.all(parameters) as unknown[];
+            }
+          : (parameters: readonly unknown[]) => {
+              reads.end();
+              statement.run(parameters);
+              return [];
+            };
       if (!onQuery) return run;
       return (parameters) => {
         onQuery(sql, parameters);

@@ -3,10 +3,12 @@ import { dirname } from "node:path";
 import { type DatabaseSchema, kyselyStore, runCompiledDirectly } from "@service-api/adapters-kysely";
 import type { Store, StoreMonitor } from "@service-api/ports";
 import Database from "better-sqlite3";
-import { Kysely, SqliteDialect } from "kysely";
+import { Kysely } from "kysely";
 import { Migrator } from "kysely/migration";
 import { sqliteDirectExecutor } from "./direct-executor.js";
 import { sqliteMigrations } from "./migrations/index.js";
+import { PlannedOnceSqliteDialect } from "./planned-once-dialect.js";
+import { SharedReadTransaction } from "./shared-read-transaction.js";
 import { sqliteFeatures } from "./sqlite-features.js";
 import { sqlitePathOf } from "./sqlite-location.js";
 import { isSqliteUnavailable } from "./sqlite-unavailability.js";
@@ -68,8 +70,10 @@ export async function openSqliteStore({
   database.pragma("foreign_keys = ON");
   database.pragma(`mmap_size = ${Math.trunc(mmapSizeBytes)}`);
 
+  // kysely's statements (its transactions among them) run after the shared read transaction ends.
+  const reads = new SharedReadTransaction(database);
   const db = new Kysely<DatabaseSchema>({
-    dialect: new SqliteDialect({ database: withStatementCache(database) }),
+    dialect: new PlannedOnceSqliteDialect({ database: withStatementCache(database, undefined, reads.end) }),
     log: onQuery && ((event) => onQuery(event.query.sql, event.query.parameters)),
   });
   try {
@@ -78,7 +82,7 @@ export async function openSqliteStore({
     await db.destroy();
     throw error;
   }
-  runCompiledDirectly(db, sqliteDirectExecutor(database, onQuery));
+  runCompiledDirectly(db, sqliteDirectExecutor(database, reads, onQuery));
   const features = gatherReads ? { ...sqliteFeatures, gathersReads: true } : sqliteFeatures;
   return kyselyStore(db, { isUnavailable: isSqliteUnavailable, monitor, features });
 }

@@ -4,15 +4,22 @@ import type { SqliteDatabase, SqliteStatement } from "kysely";
  * The database as kysely sees it, keeping prepared statements by their SQL: kysely prepares every
  * statement again on every query, and preparing costs more than running a point lookup. Our
  * queries are few and fixed, so a small bound holds them all; the least recently used goes first.
+ * `beforeStatement` runs before each statement kysely prepares (and runs at once).
  */
-export function withStatementCache(database: SqliteDatabase, capacity = 256): SqliteDatabase {
+export function withStatementCache(
+  database: SqliteDatabase,
+  capacity = 256,
+  beforeStatement: () => void = () => {},
+): SqliteDatabase {
   const statements = new Map<string, SqliteStatement>();
   return {
     close: () => {
+      beforeStatement();
       statements.clear();
       database.close();
     },
     prepare(sql: string): SqliteStatement {
+      beforeStatement();
       let statement = statements.get(sql);
       if (statement) {
         statements.delete(sql);

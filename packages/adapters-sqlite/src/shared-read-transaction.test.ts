@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { aWorkspace } from "@service-api/ports/testing";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { sqliteDirectExecutor } from "./direct-executor.js";
+import { openSqliteStore } from "./open-sqlite-store.js";
+import { SharedReadTransaction } from "./shared-read-transaction.js";
+
+const directory = mkdtempSync(join(tmpdir(), "service-api-shared-read-"));
+afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+/** Once the current callbacks and microtasks are over, as when the event loop takes the next input. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/** A WAL database with one counter, our executor on it, and a second connection to the same file. */
+function databases(name: string) {
+  const path = join(directory, `${name}.sqlite`);
+  const database = new Database(path);
+  database.pragma("journal_mode = WAL");
+  database.exec("create table counter (value integer not null); insert into counter values (1)");
+  const reads = new SharedReadTransaction(database);
+  const executor = sqliteDirectExecutor(database, reads);
+  const other = new Database(path);
+  const value = executor.prepare("select value from counter");
+  const read = () => (value([]) as { value: number }[])[0]!.value;
+  const close = () => {
+    other.close();
+    database.close();
+  };
+  return { database, executor, other, read, close };
+}
+
+describe("SharedReadTransaction", () => {
+  it("gives the reads of one turn one transaction, over before the next turn", async () => {
+    const { database, read, close } = databases("one-turn");
+    expect(read()).toBe(1);
+    expect(database.inTransaction).toBe(true);
+    expect(read()).toBe(1);
+    await nextTurn();
+    expect(database.inTransaction).toBe(false);
+    close();
+  });
+
+  it("keeps it over the awaits after a read made outside any microtask, as a request's first read is", async () => {
+    const { database, read, close } = databases("awaits");
+    const afterAwaits = await new Promise<boolean>((resolve) =>
+      setImmediate(async () => {
+        read();
+        await Promise.resolve();
+        await Promise.resolve();
+        resolve(database.inTransaction);
+      }),
+    );
+    expect(afterAwaits).toBe(true);
+    await nextTurn();
+    expect(database.inTransaction).toBe(false);
+    close();
+  });
+
+  it("reads one snapshot within a turn, and another connection's write from the next turn on", async () => {
+    const { read, other, close } = databases("snapshot");
+    expect(read()).toBe(1);
+    other.exec("update counter set value = 2");
+    expect(read()).toBe(1);
+    await nextTurn();
+    expect(read()).toBe(2);
+    close();
+  });
+
+  it("ends before a write, which commits at once and is read after it in the same turn", () => {
+    const { database, executor, read, other, close } = databases("write");
+    expect(read()).toBe(1);
+    executor.prepare("update counter set value = value + 1")([]);
+    expect(database.inTransaction).toBe(false);
+    expect(other.prepare("select value from counter").get()).toEqual({ value: 2 });
+    expect(read()).toBe(2);
+    const returned = executor.prepare("update counter set value = value + 1 returning value")([]);
+    expect(returned).toEqual([{ value: 3 }]);
+    expect(other.prepare("select value from counter").get()).toEqual({ value: 3 });
+    close();
+  });
+
+  it("ends before kysely's statements: a store transaction right after a read commits", async () => {
+    const path = join(directory, "store.sqlite");
+    const store = await openSqliteStore({ databaseUrl: path });
+    await store.repositories.apiKeys.accessRevision();
+    const workspace = aWorkspace();
+    await store.transaction((repositories) => repositories.workspaces.save(workspace));
+    await store.repositories.apiKeys.accessRevision();
+    await store.close();
+    const other = new Database(path);
+    expect(other.prepare("select id from workspaces").all()).toEqual([{ id: workspace.id }]);
+    other.close();
+  });
+});
