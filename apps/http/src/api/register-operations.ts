@@ -30,29 +30,37 @@ const unwrap = (schema: z.ZodType): z.ZodType =>
 /**
  * The query as Flask reads it: a repeated parameter counts by its first value, and an empty one is
  * absent (`keyword=&keyword=x` has no keyword); an array parameter takes every non-empty value.
+ * What the schema says of each name is read once, not per request.
  */
-function queryOf(req: Request, operation: Operation): Record<string, unknown> {
+function queryReader(operation: Operation): (req: Request) => Record<string, unknown> {
   const { query: schema, emptyQueryCounts = [] } = operation;
   const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : {};
-  const query: Record<string, unknown> = {};
+  const arrays = new Set(Object.keys(shape).filter((name) => unwrap(shape[name]!) instanceof z.ZodArray));
   const counts = (name: string, value: unknown): value is string =>
     typeof value === "string" && (value !== "" || emptyQueryCounts.includes(name));
-  for (const [name, raw] of Object.entries(req.query)) {
-    const values = Array.isArray(raw) ? raw : [raw];
-    if (shape[name] && unwrap(shape[name]) instanceof z.ZodArray) {
-      const present = values.filter((value) => counts(name, value));
-      if (present.length > 0) query[name] = present;
-    } else if (counts(name, values[0])) query[name] = values[0];
-  }
-  return query;
+  return (req) => {
+    const query: Record<string, unknown> = {};
+    // Express parses the query string again at each read of `req.query`.
+    const parsed = req.query;
+    for (const name in parsed) {
+      const raw = parsed[name];
+      const values = Array.isArray(raw) ? raw : [raw];
+      if (arrays.has(name)) {
+        const present = values.filter((value) => counts(name, value));
+        if (present.length > 0) query[name] = present;
+      } else if (counts(name, values[0])) query[name] = values[0];
+    }
+    return query;
+  };
 }
 
 const readsBody = (operation: Operation, req: Request) => operation.readsBody?.(req) ?? true;
 
 function handlerOf(operation: Operation, openDataset: OpenDataset): RequestHandler {
+  const queryOf = queryReader(operation);
   const parse = (req: Request, res: Response) => ({
     params: res.locals.params,
-    query: operation.query ? parseBody(operation.query, queryOf(req, operation)) : undefined,
+    query: operation.query ? parseBody(operation.query, queryOf(req)) : undefined,
     body: operation.body && readsBody(operation, req) ? parseBody(operation.body, req.body) : undefined,
     workspaceId: operation.key === "knowledge" ? workspaceOf(res) : (undefined as never),
     app: operation.key === "app" ? appOf(res) : (undefined as never),
