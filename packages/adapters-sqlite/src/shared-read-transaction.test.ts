@@ -82,6 +82,20 @@ describe("SharedReadTransaction", () => {
     close();
   });
 
+  it("outlives a commit refused at the tick (an iterator still open), and ends before the next write", async () => {
+    const { database, executor, read, other, close } = databases("busy");
+    read();
+    const iterator = database.prepare("select value from counter").iterate();
+    iterator.next();
+    await nextTurn();
+    expect(database.inTransaction).toBe(true);
+    iterator.return?.();
+    executor.prepare("update counter set value = 5")([]);
+    expect(database.inTransaction).toBe(false);
+    expect(other.prepare("select value from counter").get()).toEqual({ value: 5 });
+    close();
+  });
+
   it("ends before kysely's statements: a store transaction right after a read commits", async () => {
     const path = join(directory, "store.sqlite");
     const store = await openSqliteStore({ databaseUrl: path });

@@ -38,18 +38,29 @@ export class SharedReadTransaction {
     queueMicrotask(this.#endAfterMicrotasks);
   }
 
-  readonly #endAfterMicrotasks = () => process.nextTick(this.end);
+  readonly #endAfterMicrotasks = () => process.nextTick(this.#endOnTick);
 
-  /** Before anything but a read (a write, kysely's statements, closing): the shared transaction ends. */
+  /** As `end`, where nothing could catch a failure; the next statement that needs it over tries again. */
+  readonly #endOnTick = () => {
+    try {
+      this.end();
+    } catch {}
+  };
+
+  /**
+   * Before anything but a read (a write, kysely's statements, closing): the shared transaction ends.
+   * It wrote nothing, so a commit that fails is rolled back; one that cannot be rolled back either
+   * stays open, and the next call tries again and throws.
+   */
   readonly end = (): void => {
     if (!this.#open) return;
-    this.#open = false;
-    if (!this.database.inTransaction) return;
-    try {
-      this.#commit.run();
-    } catch {
-      // It wrote nothing, so nothing is lost; what matters is that it is over.
-      if (this.database.inTransaction) this.#rollback.run();
+    if (this.database.inTransaction) {
+      try {
+        this.#commit.run();
+      } catch {
+        if (this.database.inTransaction) this.#rollback.run();
+      }
     }
+    this.#open = false;
   };
 }

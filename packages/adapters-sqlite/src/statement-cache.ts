@@ -4,7 +4,7 @@ import type { SqliteDatabase, SqliteStatement } from "kysely";
  * The database as kysely sees it, keeping prepared statements by their SQL: kysely prepares every
  * statement again on every query, and preparing costs more than running a point lookup. Our
  * queries are few and fixed, so a small bound holds them all; the least recently used goes first.
- * `beforeStatement` runs before each statement kysely prepares (and runs at once).
+ * `beforeStatement` runs before kysely prepares a statement, which it then runs, and before closing.
  */
 export function withStatementCache(
   database: SqliteDatabase,
