@@ -23,7 +23,7 @@ const datasetDocumentsAndOwner = compiledForIds((db, among, workspaceId, dataset
         .selectFrom("members")
         .select("members.id")
         .whereRef("members.workspace_id", "=", "ds.workspace_id")
-        .where("members.role", "=", "owner")
+        .where("members.role", "=", sql.lit("owner"))
         .limit(sql.lit(1))
         .as("owner_id"),
     )

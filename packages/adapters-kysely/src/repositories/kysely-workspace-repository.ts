@@ -1,6 +1,6 @@
 import type { Member, MemberRole, Workspace, WorkspaceStatus } from "@service-api/domain";
 import type { WorkspaceRepository } from "@service-api/ports";
-import type { Kysely, Selectable } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import { compiledRead } from "../compiled-read.js";
 import type { DatabaseSchema, MemberTable, WorkspaceTable } from "../schema.js";
 import { updateAllBut } from "./rows.js";
@@ -24,8 +24,13 @@ const workspaceById = compiledRead((db, id: string) =>
 const memberInWorkspace = compiledRead((db, workspaceId: string, memberId: string) =>
   db.selectFrom("members").selectAll().where("id", "=", memberId).where("workspace_id", "=", workspaceId),
 );
+/** The role written in, so the planner can match the partial index of owners (`members_one_owner`). */
 const ownerOf = compiledRead((db, workspaceId: string) =>
-  db.selectFrom("members").selectAll().where("workspace_id", "=", workspaceId).where("role", "=", "owner"),
+  db
+    .selectFrom("members")
+    .selectAll()
+    .where("workspace_id", "=", workspaceId)
+    .where("role", "=", sql.lit("owner")),
 );
 
 export class KyselyWorkspaceRepository implements WorkspaceRepository {
