@@ -174,9 +174,9 @@ function bindTags(key: Row, body: { tag_ids: string[]; target_id: string }, resp
   if (!dataset) return send(response, 404, { status: 404, code: "not_found", message: "Dataset not found" });
   const tags = q.tags.all(body.tag_ids[0], body.tag_ids[1] ?? body.tag_ids[0]) as Row[];
   const now = Math.floor(Date.now() / 1000);
+  endReads();
   for (const tag of tags) {
     if (tag.workspace_id === key.workspace_id && tag.type === "knowledge") {
-      endReads();
       q.bind.run(crypto.randomUUID(), key.workspace_id, tag.id, dataset.id, now);
     }
   }
@@ -254,8 +254,8 @@ createServer((request, response) => {
     raw += chunk;
   });
   request.on("end", () => {
-    begin.run();
     try {
+      begin.run();
       serve(request, response, url, parts, raw);
     } finally {
       endReads();

@@ -42,7 +42,7 @@ function queryReader(operation: Operation): (req: Request) => Record<string, unk
     const query: Record<string, unknown> = {};
     // Express parses the query string again at each read of `req.query`.
     const parsed = req.query;
-    for (const name in parsed) {
+    for (const name of Object.keys(parsed)) {
       const raw = parsed[name];
       const values = Array.isArray(raw) ? raw : [raw];
       if (arrays.has(name)) {
