@@ -96,6 +96,21 @@ describe("SharedReadTransaction", () => {
     close();
   });
 
+  it("tries again at the next turn when the tick's commit was refused, so reads do not keep an old snapshot", async () => {
+    const { database, read, other, close } = databases("retry");
+    read();
+    const iterator = database.prepare("select value from counter").iterate();
+    iterator.next();
+    await nextTurn();
+    expect(database.inTransaction).toBe(true);
+    iterator.return?.();
+    other.exec("update counter set value = 7");
+    await nextTurn();
+    expect(database.inTransaction).toBe(false);
+    expect(read()).toBe(7);
+    close();
+  });
+
   it("ends before kysely's statements: a store transaction right after a read commits", async () => {
     const path = join(directory, "store.sqlite");
     const store = await openSqliteStore({ databaseUrl: path });

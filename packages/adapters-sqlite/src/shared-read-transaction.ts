@@ -40,11 +40,16 @@ export class SharedReadTransaction {
 
   readonly #endAfterMicrotasks = () => process.nextTick(this.#endOnTick);
 
-  /** As `end`, where nothing could catch a failure; the next statement that needs it over tries again. */
+  /**
+   * As `end`, where nothing could catch a failure: it tries again at each turn of the event loop
+   * (reads would otherwise keep joining an old snapshot), as does the next statement that needs it over.
+   */
   readonly #endOnTick = () => {
     try {
       this.end();
-    } catch {}
+    } catch {
+      setImmediate(this.#endOnTick);
+    }
   };
 
   /**
