@@ -17,21 +17,18 @@ export function sqliteDirectExecutor(
     isFree: () => reads.free,
     prepare(sql) {
       const statement = database.prepare(sql);
-      const run = statement.readonly
+      // A write (RETURNING ones read rows too) ends the shared read transaction first.
+      const before = statement.readonly ? () => reads.beforeRead() : reads.end;
+      const run = statement.reader
         ? (parameters: readonly unknown[]) => {
-            reads.beforeRead();
+            before();
             return statement.all(parameters) as unknown[];
           }
-        : statement.reader
-          ? (parameters: readonly unknown[]) => {
-              reads.end();
-              return statement.all(parameters) as unknown[];
-            }
-          : (parameters: readonly unknown[]) => {
-              reads.end();
-              statement.run(parameters);
-              return [];
-            };
+        : (parameters: readonly unknown[]) => {
+            before();
+            statement.run(parameters);
+            return [];
+          };
       if (!onQuery) return run;
       return (parameters) => {
         onQuery(sql, parameters);

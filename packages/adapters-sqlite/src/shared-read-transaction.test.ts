@@ -32,6 +32,21 @@ function databases(name: string) {
   return { database, executor, other, read, close };
 }
 
+/**
+ * A read, then the tick's commit refused (an iterator holds the connection busy through it), then
+ * the iterator closed: the shared transaction is still open.
+ */
+async function commitRefusedAtTheTick(name: string) {
+  const opened = databases(name);
+  opened.read();
+  const iterator = opened.database.prepare("select value from counter").iterate();
+  iterator.next();
+  await nextTurn();
+  expect(opened.database.inTransaction).toBe(true);
+  iterator.return?.();
+  return opened;
+}
+
 describe("SharedReadTransaction", () => {
   it("gives the reads of one turn one transaction, over before the next turn", async () => {
     const { database, read, close } = databases("one-turn");
@@ -83,13 +98,7 @@ describe("SharedReadTransaction", () => {
   });
 
   it("outlives a commit refused at the tick (an iterator still open), and ends before the next write", async () => {
-    const { database, executor, read, other, close } = databases("busy");
-    read();
-    const iterator = database.prepare("select value from counter").iterate();
-    iterator.next();
-    await nextTurn();
-    expect(database.inTransaction).toBe(true);
-    iterator.return?.();
+    const { database, executor, other, close } = await commitRefusedAtTheTick("busy");
     executor.prepare("update counter set value = 5")([]);
     expect(database.inTransaction).toBe(false);
     expect(other.prepare("select value from counter").get()).toEqual({ value: 5 });
@@ -97,13 +106,7 @@ describe("SharedReadTransaction", () => {
   });
 
   it("tries again at the next turn when the tick's commit was refused, so reads do not keep an old snapshot", async () => {
-    const { database, read, other, close } = databases("retry");
-    read();
-    const iterator = database.prepare("select value from counter").iterate();
-    iterator.next();
-    await nextTurn();
-    expect(database.inTransaction).toBe(true);
-    iterator.return?.();
+    const { database, read, other, close } = await commitRefusedAtTheTick("retry");
     other.exec("update counter set value = 7");
     await nextTurn();
     expect(database.inTransaction).toBe(false);
