@@ -45,7 +45,10 @@ export interface DocumentFacts {
   metadata: MetadataEntry[];
 }
 
-/** Assembles the full detail of a document from what the store holds. */
+/**
+ * Assembles the full detail of a document from what the store holds. Each field is named, not
+ * spread: Get Document builds one per request, and a spread copies property by property.
+ */
 export function documentDetail({
   document,
   dataset,
@@ -53,13 +56,35 @@ export function documentDetail({
   chunks,
   metadata,
 }: DocumentFacts): DocumentDetail {
-  const { datasetId, uploadFileId, processRule, isPaused, wordCount, ...shown } = document;
   return {
-    ...shown,
+    id: document.id,
+    position: document.position,
+    dataSourceType: document.dataSourceType,
+    name: document.name,
+    createdFrom: document.createdFrom,
+    createdBy: document.createdBy,
+    createdAt: document.createdAt,
+    updatedAt: document.updatedAt,
+    tokens: document.tokens,
+    indexingStatus: document.indexingStatus,
+    error: document.error,
+    enabled: document.enabled,
+    disabledAt: document.disabledAt,
+    disabledBy: document.disabledBy,
+    archived: document.archived,
+    archivedAt: document.archivedAt,
+    archivedBy: document.archivedBy,
+    docForm: document.docForm,
+    docLanguage: document.docLanguage,
+    docType: document.docType,
+    completedAt: document.completedAt,
+    indexingLatency: document.indexingLatency,
+    summaryIndexStatus: document.summaryIndexStatus,
+    needSummary: document.needSummary,
     uploadFile,
-    processRuleId: processRule.id,
+    processRuleId: document.processRule.id,
     datasetProcessRule: dataset.processRule,
-    documentProcessRule: processRule,
+    documentProcessRule: document.processRule,
     displayStatus: displayStatus(document),
     hitCount: chunks.hitCount,
     segmentCount: chunks.count,

@@ -54,12 +54,22 @@ export function builtInEntries(document: Document, uploaderName: string | null):
     last_update_date: String(document.updatedAt ?? document.createdAt),
     source: SOURCE_NAMES[document.dataSourceType],
   };
-  return BUILT_IN_FIELDS.map((field) => ({ id: BUILT_IN_FIELD_ID, ...field, value: values[field.name] }));
+  return BUILT_IN_FIELDS.map(({ name, type }) => ({
+    id: BUILT_IN_FIELD_ID,
+    name,
+    type,
+    value: values[name],
+  }));
 }
 
 /** The built-in fields of the listing: every document of the dataset holds all five. */
 export function builtInFieldUsage(documentCount: number): MetadataFieldUsage[] {
-  return BUILT_IN_FIELDS.map((field) => ({ id: BUILT_IN_FIELD_ID, ...field, count: documentCount }));
+  return BUILT_IN_FIELDS.map(({ name, type }) => ({
+    id: BUILT_IN_FIELD_ID,
+    name,
+    type,
+    count: documentCount,
+  }));
 }
 
 export const METADATA_FIELD_NAME_MAX_LENGTH = 255;
