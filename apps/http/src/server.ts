@@ -9,6 +9,7 @@ import { createApp } from "./app.js";
 import { type Config, publicHostOf } from "./config.js";
 import { createContainer } from "./container.js";
 import { answerClientError } from "./http/client-errors.js";
+import { expressMessages } from "./http/express-messages.js";
 import { ServerLifecycle } from "./lifecycle/server-lifecycle.js";
 import { Shutdown } from "./lifecycle/shut-down.js";
 import { ServerMetrics } from "./observability/metrics.js";
@@ -59,8 +60,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     // A worker answers the primary's requests for its metrics before it takes any request.
     if (cluster.isWorker) shareWithPrimary(metrics);
   }
+  const app = createApp(container);
   const server = createServer(
     {
+      ...expressMessages(app),
       headersTimeout: config.headersTimeoutMs,
       requestTimeout: config.requestTimeoutMs,
       connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
@@ -68,7 +71,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       // Express answers a request without Host, in the API's error shape.
       requireHostHeader: false,
     },
-    createApp(container),
+    app,
   );
   server.on("clientError", answerClientError);
   let metricsServer: MetricsServer | undefined;
