@@ -99,7 +99,7 @@ describe("compiledForIds", () => {
     inList: (expression: Expression<unknown>, list: unknown) =>
       sql<boolean>`${expression} in (select value from json_each(${list}))`,
   } as SqlFeatures;
-  const byIds = compiledForIds((database, among, status) =>
+  const byIds = compiledForIds((database, among, _features, status) =>
     database
       .selectFrom("workspaces")
       .select("id")

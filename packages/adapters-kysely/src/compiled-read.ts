@@ -114,34 +114,41 @@ export type AmongIds = (column: string) => Expression<SqlBool>;
  * For statements that take a list of ids a request sets the length of (`build` uses `among` for
  * it): up to `LARGEST_COMPILED_COUNT` ids, written into the statement, one compiled statement per
  * count (the planner sees each id); past that, one statement taking the ids as one list parameter
- * (`SqlFeatures.listParameter`), so any number of ids stays within the database's limits.
+ * (`SqlFeatures.listParameter`), so any number of ids stays within the database's limits. `build`
+ * also gets the database's features, for their SQL helpers.
  */
 export function compiledForIds<Row>(
-  build: (db: Kysely<DatabaseSchema>, among: AmongIds, ...args: unknown[]) => Compilable<Row>,
+  build: (
+    db: Kysely<DatabaseSchema>,
+    among: AmongIds,
+    features: SqlFeatures,
+    ...args: unknown[]
+  ) => Compilable<Row>,
 ) {
-  const byCount = new Map<number, ReturnType<typeof compiledRead<unknown[], Row>>>();
-  const listed = new WeakMap<SqlFeatures, ReturnType<typeof compiledRead<unknown[], Row>>>();
+  type Read = ReturnType<typeof compiledRead<unknown[], Row>>;
+  const byFeatures = new WeakMap<SqlFeatures, { byCount: Map<number, Read>; listed?: Read }>();
   return (db: Kysely<DatabaseSchema>, features: SqlFeatures, ids: readonly string[], ...args: unknown[]) => {
+    let reads = byFeatures.get(features);
+    if (!reads) {
+      reads = { byCount: new Map() };
+      byFeatures.set(features, reads);
+    }
     const count = ids.length;
     if (count > LARGEST_COMPILED_COUNT) {
-      let query = listed.get(features);
-      if (!query) {
-        query = compiledRead<unknown[], Row>((database, list, ...values) =>
-          build(database, (column) => features.inList(sql.ref(column), list), ...values),
-        );
-        listed.set(features, query);
-      }
-      return query(db, features.listParameter(ids), ...args);
+      reads.listed ??= compiledRead<unknown[], Row>((database, list, ...values) =>
+        build(database, (column) => features.inList(sql.ref(column), list), features, ...values),
+      );
+      return reads.listed(db, features.listParameter(ids), ...args);
     }
-    let query = byCount.get(count);
+    let query = reads.byCount.get(count);
     if (!query) {
       query = compiledRead<unknown[], Row>((database, ...values) => {
         const idValues = values.slice(0, count);
         const among: AmongIds = (column) =>
           count > 0 ? sql<SqlBool>`${sql.ref(column)} in (${sql.join(idValues)})` : sql<SqlBool>`1 = 0`;
-        return build(database, among, ...values.slice(count));
+        return build(database, among, features, ...values.slice(count));
       });
-      byCount.set(count, query);
+      reads.byCount.set(count, query);
     }
     return query(db, ...ids, ...args);
   };

@@ -12,7 +12,7 @@ import { toFlag } from "./rows.js";
  * The workspace's dataset (columns prefixed `ds_`), a row per document of the ids (or one row of
  * nulls beside it), and the workspace owner's id: a row while the dataset exists.
  */
-const datasetDocumentsAndOwner = compiledForIds((db, among, workspaceId, datasetId) =>
+const datasetDocumentsAndOwner = compiledForIds((db, among, _features, workspaceId, datasetId) =>
   db
     .selectFrom("datasets as ds")
     .leftJoin("documents as doc", (join) => join.onRef("doc.dataset_id", "=", "ds.id").on(among("doc.id")))

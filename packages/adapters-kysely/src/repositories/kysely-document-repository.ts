@@ -33,7 +33,7 @@ const statsOfChunks = compiledRead((db, documentId: string) =>
 const documentCount = compiledRead((db, datasetId: string) =>
   db.selectFrom("datasets").select("document_count").where("id", "=", datasetId),
 );
-const documentsInDataset = compiledForIds((db, among, datasetId) =>
+const documentsInDataset = compiledForIds((db, among, _features, datasetId) =>
   db
     .selectFrom("documents")
     .selectAll()

@@ -12,7 +12,7 @@ import type { SqlFeatures } from "../sql-features.js";
 import { DATASET_COLUMNS_PREFIXED, datasetFromPrefixed, lockedDataset } from "./dataset-rows.js";
 import { entryFromRow, valuesWithFields } from "./metadata-rows.js";
 import { writeValues } from "./metadata-value-writes.js";
-import { updateAllBut } from "./rows.js";
+import { jsonRows, updateAllBut } from "./rows.js";
 
 export const fieldFromRow = (
   row: Omit<Selectable<MetadataFieldTable>, "document_count" | "position">,
@@ -76,60 +76,72 @@ const valuesOfDocuments = compiledForIds((db, among) =>
     .orderBy("field.position")
     .orderBy("field.id"),
 );
-/** The dataset (columns prefixed `ds_`) with one row per field (at least one row while it exists). */
+/**
+ * The dataset (columns prefixed `ds_`) with its fields' usage as a JSON array (`field_rows`): one
+ * row while it exists. A row per field repeated the dataset's columns, which the driver then read
+ * once per field.
+ */
 const datasetWithFieldUsage = compiledReadWith((db, features, workspaceId: string, datasetId: string) =>
   db
     .selectFrom("datasets as ds")
-    .leftJoin("metadata_fields as field", "field.dataset_id", "ds.id")
     .select(DATASET_COLUMNS_PREFIXED as never[])
-    .select([
-      "field.id",
-      "field.name",
-      "field.type",
-      features.fieldDocumentCount("field").as("document_count"),
-    ])
+    .select((eb) =>
+      features
+        .jsonArrayFrom(
+          eb
+            .selectFrom("metadata_fields as field")
+            .select([
+              "field.id",
+              "field.name",
+              "field.type",
+              features.fieldDocumentCount("field").as("document_count"),
+            ])
+            .whereRef("field.dataset_id", "=", "ds.id")
+            .orderBy("field.created_at")
+            .orderBy("field.position")
+            .orderBy("field.id"),
+        )
+        .as("field_rows"),
+    )
     .where("ds.id", "=", datasetId)
-    .where("ds.workspace_id", "=", workspaceId)
-    .orderBy("field.created_at")
-    .orderBy("field.position")
-    .orderBy("field.id"),
+    .where("ds.workspace_id", "=", workspaceId),
 ) as unknown as (
   features: SqlFeatures,
-) => (...args: unknown[]) => Promise<(Record<string, unknown> & FieldUsageRow)[]>;
+) => (...args: unknown[]) => Promise<(Record<string, unknown> & { field_rows: unknown })[]>;
 
 /**
- * The workspace's dataset (columns prefixed `ds_`) with a row per field and per document of
- * `documentIds` (one without a name), or one row of nulls beside it: a row while the dataset exists.
+ * The workspace's dataset (columns prefixed `ds_`) with its fields (`field_rows`) and which of
+ * `documentIds` are its documents (`document_rows`), as JSON arrays: one row while it exists.
  */
-const datasetFieldsAndDocuments = compiledForIds((db, among, workspaceId, datasetId) => {
-  const fields = db
-    .selectFrom("metadata_fields")
-    .select(FIELD_COLUMNS)
-    .select("position")
-    .where("dataset_id", "=", datasetId as string);
-  const documents = db
-    .selectFrom("documents")
-    .select([
-      "id",
-      "dataset_id",
-      sql<string>`null`.as("name"),
-      sql<string>`null`.as("type"),
-      sql<number>`null`.as("created_at"),
-      sql<number>`null`.as("position"),
-    ])
-    .where("dataset_id", "=", datasetId as string)
-    .where(among("id"));
-  return db
+const datasetFieldsAndDocuments = compiledForIds((db, among, features, workspaceId, datasetId) =>
+  db
     .selectFrom("datasets as ds")
-    .leftJoin(fields.unionAll(documents).as("item"), (join) => join.onTrue())
     .select(DATASET_COLUMNS_PREFIXED as never[])
-    .select(["item.id", "item.dataset_id", "item.name", "item.type", "item.created_at"])
+    .select((eb) => [
+      features
+        .jsonArrayFrom(
+          eb
+            .selectFrom("metadata_fields as field")
+            .select(FIELD_COLUMNS.map((column) => `field.${column}` as const))
+            .whereRef("field.dataset_id", "=", "ds.id")
+            .orderBy("field.created_at")
+            .orderBy("field.position")
+            .orderBy("field.id"),
+        )
+        .as("field_rows"),
+      features
+        .jsonArrayFrom(
+          eb
+            .selectFrom("documents as doc")
+            .select("doc.id")
+            .whereRef("doc.dataset_id", "=", "ds.id")
+            .where(among("doc.id")),
+        )
+        .as("document_rows"),
+    ])
     .where("ds.id", "=", datasetId as string)
-    .where("ds.workspace_id", "=", workspaceId as string)
-    .orderBy("item.created_at")
-    .orderBy("item.position")
-    .orderBy("item.id");
-});
+    .where("ds.workspace_id", "=", workspaceId as string),
+);
 
 type FieldUsageRow = { id: string; name: string; type: string; document_count: number | string };
 
@@ -247,22 +259,21 @@ export class KyselyMetadataRepository implements MetadataRepository {
 
   async findForValueWrite(workspaceId: string, datasetId: string, documentIds: readonly string[]) {
     const unique = [...new Set(documentIds)];
-    const rows = (await datasetFieldsAndDocuments(
+    const [row] = (await datasetFieldsAndDocuments(
       this.db,
       this.features,
       unique,
       workspaceId,
       datasetId,
-    )) as (Record<string, unknown> & { id: string | null; name: string | null })[];
-    const [first] = rows;
-    if (!first) return { dataset: undefined, fields: [], documentIds: [] };
-    const items = rows.filter((row): row is typeof row & { id: string } => row.id !== null);
+    )) as {
+      field_rows: unknown;
+      document_rows: unknown;
+    }[];
+    if (!row) return { dataset: undefined, fields: [], documentIds: [] };
     return {
-      dataset: datasetFromPrefixed(first),
-      fields: items
-        .filter((row) => row.name !== null)
-        .map((row) => fieldFromRow(row as unknown as Parameters<typeof fieldFromRow>[0])),
-      documentIds: items.filter((row) => row.name === null).map((row) => row.id),
+      dataset: datasetFromPrefixed(row),
+      fields: jsonRows<Parameters<typeof fieldFromRow>[0]>(row.field_rows).map(fieldFromRow),
+      documentIds: jsonRows<{ id: string }>(row.document_rows).map((document) => document.id),
     };
   }
 
@@ -285,13 +296,12 @@ export class KyselyMetadataRepository implements MetadataRepository {
   }
 
   async findFieldUsage(workspaceId: string, datasetId: string) {
-    const rows = await datasetWithFieldUsage(this.features)(this.db, workspaceId, datasetId);
-    const [first] = rows;
-    if (!first) return { dataset: undefined, documentCount: 0, fields: [] };
+    const [row] = await datasetWithFieldUsage(this.features)(this.db, workspaceId, datasetId);
+    if (!row) return { dataset: undefined, documentCount: 0, fields: [] };
     return {
-      dataset: datasetFromPrefixed(first),
-      documentCount: Number(first.ds_document_count),
-      fields: rows.filter((row) => row.id !== null).map(usageFromRow),
+      dataset: datasetFromPrefixed(row),
+      documentCount: Number(row.ds_document_count),
+      fields: jsonRows<FieldUsageRow>(row.field_rows).map(usageFromRow),
     };
   }
 

@@ -31,7 +31,7 @@ const tagRow = (tag: Tag) => ({
 const tagsByIds = compiledForIds((db, among) => db.selectFrom("tags").selectAll().where(among("id")));
 
 /** The dataset (columns prefixed `ds_`) with one row per tag among the ids (at least one row while it exists). */
-const datasetWithTags = compiledForIds((db, among, workspaceId, datasetId) =>
+const datasetWithTags = compiledForIds((db, among, _features, workspaceId, datasetId) =>
   db
     .selectFrom("datasets as ds")
     .leftJoin("tags as tag", (join) => join.on(among("tag.id")))
