@@ -22,17 +22,32 @@ export function serviceApiOperations(container: DependencyContainer): Operation[
 
 /** The API's routes over a container, as mounted at `/v1`, with `GET /openapi.json` describing them. */
 export function serviceApiRoutes(container: DependencyContainer): Router {
+  return apiRoutes(container, "");
+}
+
+/**
+ * The API's routes with `prefix` written into each path. The standalone app mounts them at the root
+ * with `/v1` written in: a router mounted under a path rewrites every request's URL on the way in
+ * and out, and parses it again.
+ */
+function apiRoutes(container: DependencyContainer, prefix: string): Router {
   const router = Router({ caseSensitive: true, strict: false });
   router.use(ServerMetrics.markRouteBase);
   const operations = serviceApiOperations(container);
   const document = JSON.stringify(openApiDocument(operations));
   router
-    .route("/openapi.json")
+    .route(`${prefix}/openapi.json`)
     .get((_req, res) => {
       res.writeHead(200, { "Content-Type": "application/json; charset=utf-8" }).end(document);
     })
     .all(methodNotAllowed(["GET", "HEAD"]));
-  registerOperations(router, container, operations, container.resolve(datasetsFamily.token).openDataset);
+  registerOperations(
+    router,
+    container,
+    operations,
+    container.resolve(datasetsFamily.token).openDataset,
+    prefix,
+  );
   return router;
 }
 
@@ -47,11 +62,11 @@ export function createApp(container: DependencyContainer): Express {
   if (container.isRegistered(METRICS)) app.use(container.resolve(METRICS).recordRequests);
   app.use(requestContext(logger));
   app.use(closeWhileDraining(container.resolve(LIFECYCLE)), requireHost);
+  app.use(apiRoutes(container, "/v1"));
   const root = Router();
   registerHealthRoutes(root, container);
   registerDocsRoutes(root);
   app.use(root);
-  app.use("/v1", serviceApiRoutes(container));
   app.use(unknownRoute);
   app.use(errorHandler(logger));
   return app;

@@ -26,6 +26,17 @@ describe("errors", () => {
     }
   });
 
+  it("takes one trailing slash as the same route, and a path with an empty segment as no route", async () => {
+    const document = `/v1/datasets/${world.dataset.id}/documents/${world.document.id}`;
+    const answers = async (path: string) =>
+      (await call(server.url, "GET", path, { token: world.datasetKey })).status;
+    expect(await answers(`${document}/`)).toBe(200);
+    expect(await answers(`/v1/datasets/${world.dataset.id}/metadata/`)).toBe(200);
+    expect(await answers(`${document}//`)).toBe(404);
+    expect(await answers(`/v1/datasets//documents/${world.document.id}`)).toBe(404);
+    expect(await answers(`/v1/datasets/${world.dataset.id}/documents/${world.document.id}/x`)).toBe(404);
+  });
+
   it("answers a wrong method on a known route with 405 and the methods allowed", async () => {
     const cases = [
       ["DELETE", "/v1/site", "GET, HEAD"],

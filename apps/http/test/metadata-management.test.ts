@@ -979,6 +979,14 @@ describe("POST /v1/datasets/{dataset_id}/documents/metadata", () => {
   const set = (kb: KnowledgeBase, operations: unknown[]) =>
     setValues(kb.dataset.id, { operation_data: operations });
 
+  it("checks the dataset before the body's fields: a body it would refuse is 404 on an unknown dataset, 403 on a closed one", async () => {
+    const refused = { operation_data: "not a list" };
+    expectAnswer(await setValues(crypto.randomUUID(), refused), 404, DATASET_NOT_FOUND);
+    const closed = await aKnowledgeBase({ enableApi: false });
+    expectAnswer(await setValues(closed.dataset.id, refused), 403, API_DISABLED);
+    expect((await setValues((await aKnowledgeBase()).dataset.id, refused)).status).toBe(400);
+  });
+
   it("sets values: 200 success; counts and every document show them at once; updated_at stays", async () => {
     const kb = await aKnowledgeBase();
     const response = await set(kb, [

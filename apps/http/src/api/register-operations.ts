@@ -1,5 +1,5 @@
 import type { OpenDataset } from "@service-api/application";
-import type { Request, RequestHandler, Response, Router } from "express";
+import { type Request, type RequestHandler, type Response, Router } from "express";
 import type { DependencyContainer } from "tsyringe";
 import { z } from "zod";
 import { appOf, requireAppKey, requireDatasetKey, workspaceOf } from "../http/authenticate.js";
@@ -66,10 +66,17 @@ function handlerOf(operation: Operation, openDataset: OpenDataset): RequestHandl
     app: operation.key === "app" ? appOf(res) : (undefined as never),
     dataset: res.locals.dataset,
   });
-  const parseAfterDataset =
-    operation.dataset === "in-use-case" ? datasetCheckedBeforeError(parse, openDataset) : parse;
+  const checksDatasetFirst = operation.dataset === "in-use-case";
   return async (req: Request, res: Response) => {
-    const result = await operation.handle(await parseAfterDataset(req, res));
+    let input: ReturnType<typeof parse>;
+    try {
+      input = parse(req, res);
+    } catch (error) {
+      // A request the use case would refuse has the path's dataset checked first: a 404 or 403 wins.
+      if (checksDatasetFirst) await checkDataset(openDataset, req, res);
+      throw error;
+    }
+    const result = await operation.handle(input);
     if (operation.success.status === 204) res.status(204).end();
     else sendJson(res, result, operation.success.status);
   };
@@ -77,18 +84,6 @@ function handlerOf(operation: Operation, openDataset: OpenDataset): RequestHandl
 
 const checkDataset = (openDataset: OpenDataset, req: Request, res: Response) =>
   openDataset.execute({ workspaceId: workspaceOf(res), datasetId: pathId(req.params.dataset_id) });
-
-/** `parse`, but a request it refuses has the path's dataset checked first: a 404 or 403 wins. */
-const datasetCheckedBeforeError =
-  <T>(parse: (req: Request, res: Response) => T, openDataset: OpenDataset) =>
-  async (req: Request, res: Response): Promise<T> => {
-    try {
-      return parse(req, res);
-    } catch (error) {
-      await checkDataset(openDataset, req, res);
-      throw error;
-    }
-  };
 
 /** `step`, but an error it passes on has the path's dataset checked first. */
 const stepAfterDataset =
@@ -99,7 +94,9 @@ const stepAfterDataset =
       checkDataset(openDataset, req, res).then(() => next(error), next);
     };
     try {
-      Promise.resolve(step(req, res, after)).catch(after);
+      // A step that returns no promise (most do) costs no promise here either.
+      const returned: unknown = step(req, res, after);
+      if (returned instanceof Promise) returned.catch(after);
     } catch (error) {
       after(error);
     }
@@ -135,12 +132,28 @@ function pipelineOf(
   return [key, ...checked];
 }
 
-/** Serves every operation; a path's other methods answer 405 with `Allow`. */
+/** The number of segments of a path as routes match it: a trailing slash is optional (`strict: false`). */
+const segmentCount = (path: string) => {
+  let count = 0;
+  let slash = path.indexOf("/");
+  while (slash !== -1 && slash < path.length - 1) {
+    count++;
+    slash = path.indexOf("/", slash + 1);
+  }
+  return count;
+};
+
+/**
+ * Serves every operation, at `prefix` + its path; a path's other methods answer 405 with `Allow`.
+ * Routes are grouped by their number of segments, and a request is matched only against the group
+ * of its own length: Express tries routes one by one, a regular expression each.
+ */
 export function registerOperations(
   router: Router,
   container: DependencyContainer,
   operations: Operation[],
   openDataset: OpenDataset,
+  prefix = "",
 ): void {
   const byPath = new Map<string, Operation[]>();
   for (const operation of operations)
@@ -148,8 +161,15 @@ export function registerOperations(
   const paths = [...byPath.keys()].sort((a, b) =>
     routeOrder(a) < routeOrder(b) ? -1 : routeOrder(a) > routeOrder(b) ? 1 : 0,
   );
+  const groups = new Map<number, Router>();
   for (const path of paths) {
-    const route = router.route(expressPath(path));
+    const full = `${prefix}${path}`;
+    let group = groups.get(segmentCount(full));
+    if (!group) {
+      group = Router({ caseSensitive: true, strict: false });
+      groups.set(segmentCount(full), group);
+    }
+    const route = group.route(expressPath(full));
     const served = byPath.get(path)!;
     for (const operation of served)
       route[operation.method](
@@ -159,4 +179,9 @@ export function registerOperations(
     const methods = served.map((operation) => operation.method.toUpperCase());
     route.all(methodNotAllowed(methods.includes("GET") ? [...methods, "HEAD"] : methods));
   }
+  router.use((req, res, next) => {
+    const group = groups.get(segmentCount(req.path));
+    if (group) group(req, res, next);
+    else next();
+  });
 }
