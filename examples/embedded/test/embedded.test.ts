@@ -1,9 +1,9 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { openServiceApi } from "@service-api/http";
+import { expressMessages, openServiceApi } from "@service-api/http";
 import { DEMO, demoWorkspaceFile } from "@service-api/provisioning";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readDocumentTitleAndMetadata, tagDataset } from "../src/direct-calls.js";
@@ -32,7 +32,8 @@ describe("mounting the router in a host Express app", () => {
   beforeAll(async () => {
     const { app, serviceApi } = createHostApp(databaseUrl);
     await serviceApi.ready;
-    server = app.listen(0, "127.0.0.1");
+    // Requests and responses built with the app's prototypes (see the README's Embedding).
+    server = createServer(expressMessages(app), app).listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     close = () => serviceApi.close();
