@@ -32,10 +32,25 @@ const presentSource = (file: UploadFile | undefined) => (file ? { upload_file: p
 const presentMetadata = (entries: MetadataEntry[]) =>
   entries.map(({ id, name, type, value }) => ({ id, name, type, value }));
 
+/** The fields Get Document and the list share, from `name` to `archived`, in Dify's order. */
+const presentState = (document: DocumentWithoutMetadata | DocumentListItem["document"]) => ({
+  name: document.name,
+  created_from: document.createdFrom,
+  created_by: document.createdBy,
+  created_at: document.createdAt,
+  tokens: document.tokens,
+  indexing_status: document.indexingStatus,
+  error: document.error,
+  enabled: document.enabled,
+  disabled_at: document.disabledAt,
+  disabled_by: document.disabledBy,
+  archived: document.archived,
+});
+
 /**
  * Every field but `doc_metadata`, in Dify's order; `doc_metadata` goes after `doc_type` when shown
- * (left undefined otherwise, which JSON leaves out). Named one by one, not spread: a spread copies
- * property by property, per request.
+ * (left undefined otherwise, which JSON leaves out, rather than spread in: a spread copies property
+ * by property, per request).
  */
 function presentFields(document: DocumentWithoutMetadata, metadata?: MetadataEntry[]) {
   return {
@@ -46,17 +61,7 @@ function presentFields(document: DocumentWithoutMetadata, metadata?: MetadataEnt
     dataset_process_rule_id: document.processRuleId,
     dataset_process_rule: presentRule(document.datasetProcessRule),
     document_process_rule: presentRule(document.documentProcessRule),
-    name: document.name,
-    created_from: document.createdFrom,
-    created_by: document.createdBy,
-    created_at: document.createdAt,
-    tokens: document.tokens,
-    indexing_status: document.indexingStatus,
-    error: document.error,
-    enabled: document.enabled,
-    disabled_at: document.disabledAt,
-    disabled_by: document.disabledBy,
-    archived: document.archived,
+    ...presentState(document),
     display_status: document.displayStatus,
     hit_count: document.hitCount,
     doc_form: document.docForm,
@@ -108,17 +113,7 @@ export function presentDocumentListItem({
         : EMPTY,
     data_source_detail_dict: presentSource(uploadFile),
     dataset_process_rule_id: document.processRule.id,
-    name: document.name,
-    created_from: document.createdFrom,
-    created_by: document.createdBy,
-    created_at: document.createdAt,
-    tokens: document.tokens,
-    indexing_status: document.indexingStatus,
-    error: document.error,
-    enabled: document.enabled,
-    disabled_at: document.disabledAt,
-    disabled_by: document.disabledBy,
-    archived: document.archived,
+    ...presentState(document),
     display_status: displayStatus(document),
     word_count: document.wordCount,
     hit_count: hitCount,
