@@ -5,7 +5,7 @@ import type {
   MetadataFieldUsage,
 } from "@service-api/domain";
 import type { DocumentValueChanges, MetadataRepository, Renamed } from "@service-api/ports";
-import { type Kysely, type Selectable, sql } from "kysely";
+import type { Kysely, Selectable } from "kysely";
 import { compiledForIds, compiledRead, compiledReadWith } from "../compiled-read.js";
 import type { DatabaseSchema, MetadataFieldTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
