@@ -18,7 +18,8 @@ const appKey = () => world.apps["advanced-chat"].key;
 
 describe("errors", () => {
   it("answers unknown routes with 404 not_found in the error shape", async () => {
-    for (const path of ["/", "/v1", "/v1/nope", "/v2/site", "/v1/datasets/tags/nope"]) {
+    // `/V1`: paths match case-sensitively, as Dify's Flask routes do.
+    for (const path of ["/", "/v1", "/v1/nope", "/v2/site", "/V1/site", "/v1/datasets/tags/nope"]) {
       const response = await call(server.url, "GET", path);
       expect(response.status).toBe(404);
       expect(response.body).toMatchObject({ status: 404, code: "not_found" });

@@ -99,14 +99,28 @@ describe("compiledForIds", () => {
     inList: (expression: Expression<unknown>, list: unknown) =>
       sql<boolean>`${expression} in (select value from json_each(${list}))`,
   } as SqlFeatures;
-  const byIds = compiledForIds((database, among, _features, status) =>
-    database
+  const seen: SqlFeatures[] = [];
+  const byIds = compiledForIds((database, among, given, status) => {
+    seen.push(given);
+    return database
       .selectFrom("workspaces")
       .select("id")
       .where(among("id"))
       .where("status", "!=", status as string)
-      .orderBy("id"),
-  );
+      .orderBy("id");
+  });
+
+  it("gives the statement it builds the database's features, and builds it once per features object", async () => {
+    const { db } = database();
+    const other = { ...features } as SqlFeatures;
+    seen.length = 0;
+    await byIds(db, features, ["a"], "none");
+    await byIds(db, features, ["b"], "none");
+    await byIds(db, other, ["a"], "none");
+    expect(seen).toEqual([features, other]);
+    expect(seen[0]).toBe(features);
+    expect(seen[1]).toBe(other);
+  });
 
   it("writes up to the largest kept count of ids into the statement, one statement per count", async () => {
     const { db, compiled } = database();
