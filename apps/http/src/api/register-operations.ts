@@ -164,10 +164,11 @@ export function registerOperations(
   const groups = new Map<number, Router>();
   for (const path of paths) {
     const full = `${prefix}${path}`;
-    let group = groups.get(segmentCount(full));
+    const length = segmentCount(full);
+    let group = groups.get(length);
     if (!group) {
       group = Router({ caseSensitive: true, strict: false });
-      groups.set(segmentCount(full), group);
+      groups.set(length, group);
     }
     const route = group.route(expressPath(full));
     const served = byPath.get(path)!;
