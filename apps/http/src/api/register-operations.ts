@@ -1,5 +1,5 @@
 import type { OpenDataset } from "@service-api/application";
-import { type Request, type RequestHandler, type Response, Router } from "express";
+import type { Request, RequestHandler, Response, Router } from "express";
 import type { DependencyContainer } from "tsyringe";
 import { z } from "zod";
 import { appOf, requireAppKey, requireDatasetKey, workspaceOf } from "../http/authenticate.js";
@@ -8,14 +8,15 @@ import { jsonBody } from "../http/json-body.js";
 import { parseBody, pathId } from "../http/params.js";
 import { sendJson } from "../http/send-json.js";
 import type { Operation } from "./operation.js";
+import { type PathRoute, pathRoutes } from "./path-routes.js";
 
 /** `/datasets/{dataset_id}` → `/datasets/:dataset_id`. */
 export const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
 
 /**
  * A path's place among routes: literal segments come before parameters where paths overlap
- * (`/datasets/tags` before `/datasets/{dataset_id}`), since Express takes the first route that
- * matches and a literal is never an id. Paths of different lengths never overlap.
+ * (`/datasets/tags` before `/datasets/{dataset_id}`), since the first route that matches serves
+ * the path and a literal is never an id. Paths of different lengths never overlap.
  */
 const routeOrder = (path: string) => {
   const segments = path.split("/");
@@ -132,21 +133,10 @@ function pipelineOf(
   return [key, ...checked];
 }
 
-/** The number of segments of a path as routes match it: a trailing slash is optional (`strict: false`). */
-const segmentCount = (path: string) => {
-  let count = 0;
-  let slash = path.indexOf("/");
-  while (slash !== -1 && slash < path.length - 1) {
-    count++;
-    slash = path.indexOf("/", slash + 1);
-  }
-  return count;
-};
-
 /**
  * Serves every operation, at `prefix` + its path; a path's other methods answer 405 with `Allow`.
- * Routes are grouped by their number of segments, and a request is matched only against the group
- * of its own length: Express tries routes one by one, a regular expression each.
+ * One handler matches the path itself (`pathRoutes`): Express's router would try each route's
+ * regular expression in turn and pass every request through a layer per route and per handler.
  */
 export function registerOperations(
   router: Router,
@@ -161,28 +151,20 @@ export function registerOperations(
   const paths = [...byPath.keys()].sort((a, b) =>
     routeOrder(a) < routeOrder(b) ? -1 : routeOrder(a) > routeOrder(b) ? 1 : 0,
   );
-  const groups = new Map<number, Router>();
-  for (const path of paths) {
-    const full = `${prefix}${path}`;
-    const length = segmentCount(full);
-    let group = groups.get(length);
-    if (!group) {
-      group = Router({ caseSensitive: true, strict: false });
-      groups.set(length, group);
-    }
-    const route = group.route(expressPath(full));
+  const routes = paths.map((path): PathRoute => {
     const served = byPath.get(path)!;
-    for (const operation of served)
-      route[operation.method](
-        ...pipelineOf(operation, container, openDataset),
-        handlerOf(operation, openDataset),
-      );
     const methods = served.map((operation) => operation.method.toUpperCase());
-    route.all(methodNotAllowed(methods.includes("GET") ? [...methods, "HEAD"] : methods));
-  }
-  router.use((req, res, next) => {
-    const group = groups.get(segmentCount(req.path));
-    if (group) group(req, res, next);
-    else next();
+    return {
+      path: `${prefix}${path}`,
+      label: expressPath(`${prefix}${path}`),
+      methods: new Map(
+        served.map((operation) => [
+          operation.method.toUpperCase(),
+          [...pipelineOf(operation, container, openDataset), handlerOf(operation, openDataset)],
+        ]),
+      ),
+      otherMethods: methodNotAllowed(methods.includes("GET") ? [...methods, "HEAD"] : methods),
+    };
   });
+  router.use(pathRoutes(routes));
 }

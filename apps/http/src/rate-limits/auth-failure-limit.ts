@@ -21,6 +21,9 @@ export class AuthFailureLimit {
 
   /** Before authentication. */
   readonly gate: RequestHandler = (req, res, next) => {
+    // No address blocked (the usual case): the client's address, which Express works out anew at
+    // each read of `req.ip`, is not needed.
+    if (this.#blockedUntil.size === 0) return next();
     const address = req.ip ?? "";
     const until = this.#blockedUntil.get(address);
     if (until === undefined) return next();

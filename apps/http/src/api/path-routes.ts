@@ -1,0 +1,105 @@
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+
+/** A path's handlers, by method (upper case), and what answers its other methods. */
+export interface PathRoute {
+  /** `/datasets/{dataset_id}`: literal segments and `{name}` parameters. */
+  path: string;
+  /** The template the request metrics label it with (`req.route.path`). */
+  label: string;
+  methods: ReadonlyMap<string, readonly RequestHandler[]>;
+  otherMethods: RequestHandler;
+}
+
+type Segment = { literal: string; param?: undefined } | { param: string };
+
+interface Compiled {
+  route: PathRoute;
+  segments: Segment[];
+  matched: { path: string };
+}
+
+const segmentsOf = (path: string): Segment[] =>
+  path
+    .split("/")
+    .slice(1)
+    .map((segment) => (segment.startsWith("{") ? { param: segment.slice(1, -1) } : { literal: segment }));
+
+/**
+ * Serves `routes` as Express's router would (`caseSensitive`, not `strict`), without its layers:
+ * a path matches a route of its number of segments whose literal segments it holds exactly, the
+ * first in `routes`' order; one trailing slash is allowed; a parameter takes one non-empty segment,
+ * percent-decoded (a malformed one is a `URIError`, as Express's). The method picks the handlers
+ * (HEAD runs GET's); any other method runs `otherMethods`. Handlers run in turn as Express runs a
+ * route's: `next()` goes on, `next(error)`, a throw or a rejected promise passes the error on, and
+ * `next("route")` or `next("router")` leaves the route.
+ */
+export function pathRoutes(routes: readonly PathRoute[]): RequestHandler {
+  const byLength = new Map<number, Compiled[]>();
+  for (const route of routes) {
+    const segments = segmentsOf(route.path);
+    const compiled = { route, segments, matched: { path: route.label } };
+    byLength.set(segments.length, [...(byLength.get(segments.length) ?? []), compiled]);
+  }
+  return (req, res, next) => {
+    const path = req.path;
+    const segments = (path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path).split("/");
+    const candidates = byLength.get(segments.length - 1);
+    if (candidates === undefined) return next();
+    for (const candidate of candidates) {
+      const params = paramsOf(candidate.segments, segments);
+      if (params === undefined) continue;
+      let decoded: Record<string, string>;
+      try {
+        decoded = decodedParams(params);
+      } catch (error) {
+        return next(error);
+      }
+      req.params = decoded;
+      req.route = candidate.matched;
+      const { methods, otherMethods } = candidate.route;
+      const handlers = methods.get(req.method) ?? (req.method === "HEAD" ? methods.get("GET") : undefined);
+      return runInTurn(handlers ?? [otherMethods], req, res, next);
+    }
+    next();
+  };
+}
+
+/** The raw parameters where the path's segments (after the leading empty one) fit, else undefined. */
+function paramsOf(route: Segment[], segments: string[]): Record<string, string> | undefined {
+  const params: Record<string, string> = {};
+  for (let index = 0; index < route.length; index++) {
+    const expected = route[index]!;
+    const segment = segments[index + 1]!;
+    if (expected.param === undefined) {
+      if (segment !== expected.literal) return undefined;
+    } else if (segment === "") return undefined;
+    else params[expected.param] = segment;
+  }
+  return params;
+}
+
+function decodedParams(params: Record<string, string>): Record<string, string> {
+  for (const name in params) {
+    const value = params[name]!;
+    if (value.includes("%")) params[name] = decodeURIComponent(value);
+  }
+  return params;
+}
+
+function runInTurn(handlers: readonly RequestHandler[], req: Request, res: Response, done: NextFunction) {
+  let index = 0;
+  const step = (error?: unknown) => {
+    if (error === "route" || error === "router") return done();
+    if (error) return done(error);
+    const handler = handlers[index++];
+    if (handler === undefined) return done();
+    try {
+      const returned: unknown = handler(req, res, step);
+      if (returned instanceof Promise)
+        returned.then(undefined, (rejection: unknown) => step(rejection ?? new Error("Rejected promise")));
+    } catch (thrown) {
+      step(thrown);
+    }
+  };
+  step();
+}
