@@ -2,12 +2,20 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from "@service-api/domain";
 import { z } from "zod";
 import { pathId } from "../http/params.js";
 
+const ID_SCHEMAS = new WeakSet<z.ZodType>();
+
 /** An id: a UUID, in any case (canonical lowercase); anything else names nothing. */
-export const id = (description: string) =>
-  z
+export const id = (description: string) => {
+  const schema = z
     .string()
     .transform((value) => pathId(value))
     .meta({ description, format: "uuid" });
+  ID_SCHEMAS.add(schema);
+  return schema;
+};
+
+/** Whether `schema` is one `id` made: it reads a string as `pathId` does, and nothing else. */
+export const isIdSchema = (schema: z.ZodType) => ID_SCHEMAS.has(schema);
 
 /** The `{status, code, message}` body of every error. */
 export const errorBody = z

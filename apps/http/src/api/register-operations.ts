@@ -7,6 +7,7 @@ import { methodNotAllowed } from "../http/error-handler.js";
 import { jsonBody } from "../http/json-body.js";
 import { parseBody, pathId } from "../http/params.js";
 import { sendJson } from "../http/send-json.js";
+import { isIdSchema } from "./common-schemas.js";
 import type { Operation } from "./operation.js";
 import { type PathRoute, pathRoutes } from "./path-routes.js";
 
@@ -52,6 +53,23 @@ function queryReader(operation: Operation): (req: Request) => Record<string, unk
       } else if (counts(name, values[0])) query[name] = values[0];
     }
     return query;
+  };
+}
+
+/**
+ * The path parameters as the operation's schema reads them. Where every one is an `id` (most
+ * paths), each is read with `pathId`, as the schema would, without running zod on every request.
+ */
+function paramsReader(schema: z.ZodType | undefined): (params: Request["params"]) => unknown {
+  if (!schema) return () => undefined;
+  const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : undefined;
+  const names = shape ? Object.keys(shape) : [];
+  if (!shape || !names.every((name) => isIdSchema(shape[name]!)))
+    return (params) => parseBody(schema, params);
+  return (params) => {
+    const read: Record<string, string> = {};
+    for (const name of names) read[name] = pathId(params[name]);
+    return read;
   };
 }
 
@@ -117,8 +135,9 @@ function pipelineOf(
       next();
     });
   }
+  const readParams = paramsReader(operation.params);
   steps.push((req, res, next) => {
-    res.locals.params = operation.params ? parseBody(operation.params, req.params) : undefined;
+    res.locals.params = readParams(req.params);
     next();
   });
   if (operation.body) {
