@@ -40,7 +40,7 @@ export function compiledRead<Args extends unknown[], Row>(
   build: (db: Kysely<DatabaseSchema>, ...args: Args) => Compilable<Row>,
 ) {
   const plans = new WeakMap<Kysely<DatabaseSchema>, Plan>();
-  return async (db: Kysely<DatabaseSchema>, ...args: Args): Promise<Row[]> => {
+  const planOf = (db: Kysely<DatabaseSchema>, args: Args): Plan => {
     let plan = plans.get(db);
     if (!plan) {
       const markers = args.map((_, index) => `${SENTINEL}${index}`) as unknown as Args;
@@ -53,14 +53,23 @@ export function compiledRead<Args extends unknown[], Row>(
       plan = { sql, slots };
       plans.set(db, plan);
     }
-    const parameters = plan.slots.map((slot) => (typeof slot === "number" ? args[slot] : slot.constant));
-    const direct = directExecutors.get(db);
-    if (direct?.isFree()) {
-      plan.direct ??= direct.prepare(plan.sql);
-      return (await plan.direct(parameters)) as Row[];
+    return plan;
+  };
+  // Not an async function: rows a driver gives at once (SQLite) come in an already resolved
+  // promise, so the caller's await is the only turn of the microtask queue they cost.
+  return (db: Kysely<DatabaseSchema>, ...args: Args): Promise<Row[]> => {
+    try {
+      const plan = planOf(db, args);
+      const parameters = plan.slots.map((slot) => (typeof slot === "number" ? args[slot] : slot.constant));
+      const direct = directExecutors.get(db);
+      if (direct?.isFree()) {
+        plan.direct ??= direct.prepare(plan.sql);
+        return Promise.resolve(plan.direct(parameters) as Row[] | Promise<Row[]>);
+      }
+      return db.executeQuery<Row>(CompiledQuery.raw(plan.sql, parameters)).then(({ rows }) => rows);
+    } catch (error) {
+      return Promise.reject(error);
     }
-    const { rows } = await db.executeQuery<Row>(CompiledQuery.raw(plan.sql, parameters));
-    return rows;
   };
 }
 
