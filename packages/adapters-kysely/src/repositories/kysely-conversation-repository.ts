@@ -1,7 +1,7 @@
 import type { Conversation, ConversationVariable, VariableType } from "@service-api/domain";
 import type { ConversationRepository } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
-import { compiledRead } from "../compiled-read.js";
+import { compiledRead, compiledReadWith } from "../compiled-read.js";
 import type { ConversationTable, ConversationVariableTable, DatabaseSchema } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { fromFlag, toFlag, updateAllBut } from "./rows.js";
@@ -61,6 +61,43 @@ const forVariableUpdate = compiledRead(
       )
       .where("c.id", "=", conversationId)
       .where("c.app_id", "=", appId),
+);
+
+type After = { createdAt: number; id: string };
+
+/** The conversation's variables after `after` (oldest first: `createdAt`, then id). */
+const variablesAfter = (db: Kysely<DatabaseSchema>, conversationId: string, after: After | undefined) => {
+  const query = db
+    .selectFrom("conversation_variables")
+    .selectAll()
+    .where("conversation_id", "=", conversationId);
+  if (!after) return query;
+  return query.where((eb) =>
+    eb.or([
+      eb("created_at", ">", after.createdAt),
+      eb.and([eb("created_at", "=", after.createdAt), eb("id", ">", after.id)]),
+    ]),
+  );
+};
+const pageOf = <Query extends ReturnType<typeof variablesAfter>>(query: Query, limit: number) =>
+  query.orderBy("created_at").orderBy("id").limit(limit);
+/** Each page read compiled once (on PostgreSQL, named): from the start or after a variable, with or without a name filter. */
+const firstVariables = compiledRead((db, conversationId: string, limit: number) =>
+  pageOf(variablesAfter(db, conversationId, undefined), limit),
+);
+const variablesAfterOne = compiledRead(
+  (db, conversationId: string, createdAt: number, id: string, limit: number) =>
+    pageOf(variablesAfter(db, conversationId, { createdAt, id }), limit),
+);
+const firstNamed = compiledReadWith((db, features, conversationId: string, name: string, limit: number) =>
+  pageOf(variablesAfter(db, conversationId, undefined).where(features.containsText("name", name)), limit),
+);
+const namedAfterOne = compiledReadWith(
+  (db, features, conversationId: string, name: string, createdAt: number, id: string, limit: number) =>
+    pageOf(
+      variablesAfter(db, conversationId, { createdAt, id }).where(features.containsText("name", name)),
+      limit,
+    ),
 );
 
 /** One statement, so concurrent updates end with one value whole. */
@@ -142,23 +179,19 @@ export class KyselyConversationRepository implements ConversationRepository {
 
   async listVariablesPage(
     conversationId: string,
-    options: { after?: { createdAt: number; id: string }; limit: number; nameContains?: string },
+    options: { after?: After; limit: number; nameContains?: string },
   ): Promise<ConversationVariable[]> {
-    const { after, limit, nameContains } = options;
-    let query = this.db
-      .selectFrom("conversation_variables")
-      .selectAll()
-      .where("conversation_id", "=", conversationId);
-    if (nameContains !== undefined) query = query.where(this.features.containsText("name", nameContains));
-    if (after) {
-      query = query.where((eb) =>
-        eb.or([
-          eb("created_at", ">", after.createdAt),
-          eb.and([eb("created_at", "=", after.createdAt), eb("id", ">", after.id)]),
-        ]),
-      );
+    const { after, limit, nameContains: name } = options;
+    let rows: Selectable<ConversationVariableTable>[];
+    if (name === undefined) {
+      rows = after
+        ? await variablesAfterOne(this.db, conversationId, after.createdAt, after.id, limit)
+        : await firstVariables(this.db, conversationId, limit);
+    } else {
+      rows = after
+        ? await namedAfterOne(this.features)(this.db, conversationId, name, after.createdAt, after.id, limit)
+        : await firstNamed(this.features)(this.db, conversationId, name, limit);
     }
-    const rows = await query.orderBy("created_at").orderBy("id").limit(limit).execute();
     return rows.map(variableFromRow);
   }
 
