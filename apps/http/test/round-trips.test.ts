@@ -68,8 +68,13 @@ const HOT = new Set([
   "GET /v1/site",
 ]);
 
-/** Also sent only as named statements once warm: the first page of a conversation's variables. */
-const NAMED = new Set([...HOT, "GET /v1/conversations/{conversation_id}/variables"]);
+/** Also sent only as named statements once warm: the variable list and the renames. */
+const NAMED = new Set([
+  ...HOT,
+  "GET /v1/conversations/{conversation_id}/variables",
+  "PATCH /v1/datasets/tags",
+  "PATCH /v1/datasets/{dataset_id}/metadata/{metadata_id}",
+]);
 
 /**
  * The goal is one round trip for a read and at most two for a write: a write reads what its rules

@@ -65,6 +65,15 @@ const fieldOfDataset = compiledRead((db, datasetId: string, fieldId: string) =>
     .where("id", "=", fieldId)
     .where("dataset_id", "=", datasetId),
 );
+/** Compiled once (on PostgreSQL, named): renames run as often as reads. */
+const renameField = compiledRead((db, datasetId: string, fieldId: string, name: string) =>
+  db
+    .updateTable("metadata_fields")
+    .set({ name })
+    .where("id", "=", fieldId)
+    .where("dataset_id", "=", datasetId)
+    .returning(FIELD_COLUMNS),
+);
 const valuesOfDocument = compiledRead((db, documentId: string) => valuesWithFields(db, documentId));
 const valuesOfDocuments = compiledForIds((db, among) =>
   db
@@ -197,13 +206,7 @@ export class KyselyMetadataRepository implements MetadataRepository {
     // Values are keyed by field id: one row changes, whatever the number of documents. The unique
     // (dataset, name) constraint refuses a taken name; no read first.
     try {
-      const row = await this.db
-        .updateTable("metadata_fields")
-        .set({ name })
-        .where("id", "=", fieldId)
-        .where("dataset_id", "=", datasetId)
-        .returning(FIELD_COLUMNS)
-        .executeTakeFirst();
+      const [row] = await renameField(this.db, datasetId, fieldId, name);
       return row ? fieldFromRow(row) : "not_found";
     } catch (error) {
       if (this.features.isUniqueViolation(error)) return "name_taken";

@@ -83,6 +83,16 @@ const deleteTag = compiledRead((db, id: string, workspaceId: string, type: strin
     .returning("id"),
 );
 
+/** Compiled once (on PostgreSQL, named): renames run as often as reads. */
+const renameTag = compiledRead((db, tagId: string, workspaceId: string, type: string, name: string) =>
+  db
+    .updateTable("tags")
+    .set({ name })
+    .where("id", "=", tagId)
+    .where("workspace_id", "=", workspaceId)
+    .where("type", "=", type as TagType)
+    .returningAll(),
+);
 const tagOfKind = compiledRead((db, workspaceId: string, type: string, tagId: string) =>
   db
     .selectFrom("tags")
@@ -173,14 +183,7 @@ export class KyselyTagRepository implements TagRepository {
   ): Promise<Renamed<CountedTag>> {
     // The unique (workspace, type, name) index refuses a taken name; no read first.
     try {
-      const row = await this.db
-        .updateTable("tags")
-        .set({ name })
-        .where("id", "=", tagId)
-        .where("workspace_id", "=", workspaceId)
-        .where("type", "=", type)
-        .returningAll()
-        .executeTakeFirst();
+      const [row] = await renameTag(this.db, tagId, workspaceId, type, name);
       return row ? countedFromRow(row) : "not_found";
     } catch (error) {
       if (this.features.isUniqueViolation(error)) return "name_taken";
