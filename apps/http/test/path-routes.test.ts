@@ -24,13 +24,21 @@ const failing =
   };
 
 let url: string;
-let close: () => void;
+let close: () => Promise<unknown>;
 beforeAll(async () => {
   const app = express();
   app.use(
     pathRoutes([
-      route("/datasets/tags", { GET: [answer("tags")] }),
-      route("/datasets/{dataset_id}", { GET: [answer("dataset")], DELETE: [answer("delete")] }),
+      route("/datasets/tags", {
+        GET: [answer("tags")],
+        PUT: [(_req, _res, next) => next("route")],
+      }),
+      route("/datasets/{dataset_id}/binding", { POST: [answer("binding")] }),
+      route("/datasets/{dataset_id}", {
+        GET: [answer("dataset")],
+        PUT: [answer("put")],
+        DELETE: [answer("delete")],
+      }),
       route("/datasets/{dataset_id}/documents/{document_id}", { GET: [answer("document")] }),
       route("/steps", {
         GET: [
@@ -50,6 +58,7 @@ beforeAll(async () => {
         POST: [failing(Object.assign(new Error("thrown"), { status: 418 }))],
         PUT: [async () => Promise.reject(Object.assign(new Error("rejected"), { status: 418 }))],
         PATCH: [(_req, _res, next) => next("router")],
+        DELETE: [async () => Promise.reject(0)],
       }),
     ]),
   );
@@ -57,12 +66,16 @@ beforeAll(async () => {
     res.status(404).json({ name: "none" });
   });
   app.use(((error, _req, res, _next) => {
-    res.status(error instanceof URIError ? 400 : error.status).json({ error: error.message });
+    res.status(error.status ?? 500).json({ error: error.message });
   }) as ErrorRequestHandler);
   const server = app.listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  close = () => server.close();
+  close = () =>
+    new Promise((resolve) => {
+      server.close(resolve);
+      server.closeAllConnections();
+    });
 });
 afterAll(() => close());
 
@@ -88,7 +101,7 @@ describe("pathRoutes", () => {
   it("matches case-sensitively, one trailing slash allowed, no empty or extra segment", async () => {
     expect((await send("GET", "/Datasets/tags")).body).toEqual({ name: "none" });
     expect((await send("GET", "/datasets/abc/")).body).toMatchObject({ name: "dataset" });
-    for (const path of ["/datasets/abc//", "/datasets//documents/b", "/datasets/a/documents/b/c", "/"])
+    for (const path of ["/datasets/abc//", "/datasets//documents/b", "/datasets/a/documents/b/c", "/", "//"])
       expect((await send("GET", path)).body).toEqual({ name: "none" });
   });
 
@@ -96,7 +109,10 @@ describe("pathRoutes", () => {
     expect((await send("GET", "/datasets/a%20b%2Fc")).body).toMatchObject({
       params: { dataset_id: "a b/c" },
     });
-    expect((await send("GET", "/datasets/%E0%A4%A")).status).toBe(400);
+    expect(await send("GET", "/datasets/%E0%A4%A")).toEqual({
+      status: 400,
+      body: { error: "Failed to decode param '%E0%A4%A'" },
+    });
   });
 
   it("runs HEAD as GET, and any method the path does not serve as its other methods", async () => {
@@ -105,6 +121,9 @@ describe("pathRoutes", () => {
     for (const method of ["POST", "OPTIONS"]) {
       expect(await send(method, "/datasets/abc")).toEqual({ status: 405, body: { name: "other" } });
     }
+    // HEAD on a path without GET is another method too.
+    expect((await send("HEAD", "/datasets/abc/binding")).status).toBe(405);
+    expect((await send("POST", "/datasets/abc/binding")).body).toMatchObject({ name: "binding" });
   });
 
   it("runs a method's handlers in turn, a throw, a rejection or next('router') leaving them", async () => {
@@ -112,5 +131,15 @@ describe("pathRoutes", () => {
     expect(await send("POST", "/steps")).toEqual({ status: 418, body: { error: "thrown" } });
     expect(await send("PUT", "/steps")).toEqual({ status: 418, body: { error: "rejected" } });
     expect((await send("PATCH", "/steps")).body).toEqual({ name: "none" });
+    // A rejection with a falsy reason is still an error, never the next handler.
+    expect(await send("DELETE", "/steps")).toEqual({ status: 500, body: { error: "Rejected promise" } });
+  });
+
+  it("lets next('route') go on to the next route that matches", async () => {
+    expect((await send("PUT", "/datasets/tags")).body).toMatchObject({
+      name: "put",
+      params: { dataset_id: "tags" },
+      route: "/datasets/:dataset_id",
+    });
   });
 });

@@ -1,4 +1,4 @@
-import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { Request, RequestHandler, Response } from "express";
 
 /** A path's handlers, by method (upper case), and what answers its other methods. */
 export interface PathRoute {
@@ -28,10 +28,10 @@ const segmentsOf = (path: string): Segment[] =>
  * Serves `routes` as Express's router would (`caseSensitive`, not `strict`), without its layers:
  * a path matches a route of its number of segments whose literal segments it holds exactly, the
  * first in `routes`' order; one trailing slash is allowed; a parameter takes one non-empty segment,
- * percent-decoded (a malformed one is a `URIError`, as Express's). The method picks the handlers
- * (HEAD runs GET's); any other method runs `otherMethods`. Handlers run in turn as Express runs a
- * route's: `next()` goes on, `next(error)`, a throw or a rejected promise passes the error on, and
- * `next("route")` or `next("router")` leaves the route.
+ * percent-decoded (a malformed one is a `URIError` with status 400, as Express's). The method picks
+ * the handlers (HEAD runs GET's); any other method runs `otherMethods`. Handlers run in turn as
+ * Express runs a route's: `next()` goes on; `next(error)`, a throw or a rejected promise passes the
+ * error on; `next("route")` tries the routes after this one, and `next("router")` leaves them all.
  */
 export function pathRoutes(routes: readonly PathRoute[]): RequestHandler {
   const byLength = new Map<number, Compiled[]>();
@@ -43,24 +43,33 @@ export function pathRoutes(routes: readonly PathRoute[]): RequestHandler {
   return (req, res, next) => {
     const path = req.path;
     const segments = (path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path).split("/");
-    const candidates = byLength.get(segments.length - 1);
-    if (candidates === undefined) return next();
-    for (const candidate of candidates) {
-      const params = paramsOf(candidate.segments, segments);
-      if (params === undefined) continue;
-      let decoded: Record<string, string>;
-      try {
-        decoded = decodedParams(params);
-      } catch (error) {
-        return next(error);
+    const candidates = byLength.get(segments.length - 1) ?? [];
+    const serveFrom = (first: number): void => {
+      for (let index = first; index < candidates.length; index++) {
+        const candidate = candidates[index]!;
+        const params = paramsOf(candidate.segments, segments);
+        if (params === undefined) continue;
+        let decoded: Record<string, string>;
+        try {
+          decoded = decodedParams(params);
+        } catch (error) {
+          next(error);
+          return;
+        }
+        req.params = decoded;
+        req.route = candidate.matched;
+        const { methods, otherMethods } = candidate.route;
+        const handlers = methods.get(req.method) ?? (req.method === "HEAD" ? methods.get("GET") : undefined);
+        runInTurn(handlers ?? [otherMethods], req, res, (error?: unknown) => {
+          if (error === "route") serveFrom(index + 1);
+          else if (error === "router") next();
+          else next(error);
+        });
+        return;
       }
-      req.params = decoded;
-      req.route = candidate.matched;
-      const { methods, otherMethods } = candidate.route;
-      const handlers = methods.get(req.method) ?? (req.method === "HEAD" ? methods.get("GET") : undefined);
-      return runInTurn(handlers ?? [otherMethods], req, res, next);
-    }
-    next();
+      next();
+    };
+    serveFrom(0);
   };
 }
 
@@ -81,22 +90,35 @@ function paramsOf(route: Segment[], segments: string[]): Record<string, string> 
 function decodedParams(params: Record<string, string>): Record<string, string> {
   for (const name in params) {
     const value = params[name]!;
-    if (value.includes("%")) params[name] = decodeURIComponent(value);
+    if (!value.includes("%")) continue;
+    try {
+      params[name] = decodeURIComponent(value);
+    } catch (error) {
+      // As Express's router gives it to error handlers.
+      if (error instanceof URIError)
+        Object.assign(error, { message: `Failed to decode param '${value}'`, status: 400, statusCode: 400 });
+      throw error;
+    }
   }
   return params;
 }
 
-function runInTurn(handlers: readonly RequestHandler[], req: Request, res: Response, done: NextFunction) {
+/** Runs the handlers in turn; `done` gets an error, `"route"`, `"router"`, or nothing past the last. */
+function runInTurn(
+  handlers: readonly RequestHandler[],
+  req: Request,
+  res: Response,
+  done: (error?: unknown) => void,
+) {
   let index = 0;
   const step = (error?: unknown) => {
-    if (error === "route" || error === "router") return done();
     if (error) return done(error);
     const handler = handlers[index++];
     if (handler === undefined) return done();
     try {
       const returned: unknown = handler(req, res, step);
       if (returned instanceof Promise)
-        returned.then(undefined, (rejection: unknown) => step(rejection ?? new Error("Rejected promise")));
+        returned.then(undefined, (rejection: unknown) => step(rejection || new Error("Rejected promise")));
     } catch (thrown) {
       step(thrown);
     }

@@ -56,16 +56,25 @@ function queryReader(operation: Operation): (req: Request) => Record<string, unk
   };
 }
 
+/** The `{name}`s of a path, in order. */
+const pathParams = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+
 /**
- * The path parameters as the operation's schema reads them. Where every one is an `id` (most
- * paths), each is read with `pathId`, as the schema would, without running zod on every request.
+ * The path parameters as the operation's schema reads them. Where the schema is a plain object of
+ * `id`s, one for each of the path's parameters (most paths), each is read with `pathId`, as the
+ * schema would, without running zod on every request.
  */
-function paramsReader(schema: z.ZodType | undefined): (params: Request["params"]) => unknown {
+function paramsReader(operation: Operation): (params: Request["params"]) => unknown {
+  const schema = operation.params;
   if (!schema) return () => undefined;
   const shape = schema instanceof z.ZodObject ? (schema.shape as Record<string, z.ZodType>) : undefined;
   const names = shape ? Object.keys(shape) : [];
-  if (!shape || !names.every((name) => isIdSchema(shape[name]!)))
-    return (params) => parseBody(schema, params);
+  const plainIds =
+    shape !== undefined &&
+    !schema.def.checks?.length &&
+    names.every((name) => isIdSchema(shape[name]!)) &&
+    [...names].sort().join() === pathParams(operation.path).sort().join();
+  if (!plainIds) return (params) => parseBody(schema, params);
   return (params) => {
     const read: Record<string, string> = {};
     for (const name of names) read[name] = pathId(params[name]);
@@ -135,7 +144,7 @@ function pipelineOf(
       next();
     });
   }
-  const readParams = paramsReader(operation.params);
+  const readParams = paramsReader(operation);
   steps.push((req, res, next) => {
     res.locals.params = readParams(req.params);
     next();

@@ -21,6 +21,7 @@ export class AuthFailureLimit {
 
   /** Before authentication. */
   readonly gate: RequestHandler = (req, res, next) => {
+    this.#forgetEnded();
     // No address blocked (the usual case): the client's address, which Express works out anew at
     // each read of `req.ip`, is not needed.
     if (this.#blockedUntil.size === 0) return next();
@@ -34,6 +35,21 @@ export class AuthFailureLimit {
     res.locals[COUNTED] = true;
     return this.limiter(req, res, next);
   };
+
+  /**
+   * Forgets the addresses whose window has ended, so that one that never comes back does not keep
+   * every request reading its address. Addresses are kept in the order they were blocked, about the
+   * order their windows end: the first still blocked ends the search, and an ended one behind it
+   * goes at a later call (or when it comes back).
+   */
+  #forgetEnded(): void {
+    if (this.#blockedUntil.size === 0) return;
+    const now = Date.now();
+    for (const [address, until] of this.#blockedUntil) {
+      if (until > now) return;
+      this.#blockedUntil.delete(address);
+    }
+  }
 
   /** After authentication failed with `error`: counts it, unless the gate already did. */
   failed(req: Request, res: Response, error: unknown, next: NextFunction): void {

@@ -90,7 +90,7 @@ const renameTag = compiledRead((db, tagId: string, workspaceId: string, type: st
     .set({ name })
     .where("id", "=", tagId)
     .where("workspace_id", "=", workspaceId)
-    .where("type", "=", type as TagType)
+    .where("type", "=", type)
     .returningAll(),
 );
 const tagOfKind = compiledRead((db, workspaceId: string, type: string, tagId: string) =>
