@@ -68,10 +68,13 @@ const HOT = new Set([
   "GET /v1/site",
 ]);
 
-/** Also sent only as named statements once warm: the variable list and the renames. */
+/** Also sent only as named statements once warm: the variable list (each page's shape) and the renames. */
 const NAMED = new Set([
   ...HOT,
   "GET /v1/conversations/{conversation_id}/variables",
+  "GET /v1/conversations/{conversation_id}/variables (after a variable)",
+  "GET /v1/conversations/{conversation_id}/variables (a name filter)",
+  "GET /v1/conversations/{conversation_id}/variables (a name filter, after a variable)",
   "PATCH /v1/datasets/tags",
   "PATCH /v1/datasets/{dataset_id}/metadata/{metadata_id}",
 ]);
@@ -305,6 +308,21 @@ const CASES: Case[] = [
     status: 200,
     request: () => ({ method: "GET", path: `${conversationPath()}?user=alice` }),
   },
+  ...(
+    [
+      ["after a variable", () => `&last_id=${world.variable.id}`],
+      ["a name filter", () => "&variable_name=pref"],
+      ["a name filter, after a variable", () => `&variable_name=pref&last_id=${world.variable.id}`],
+    ] as const
+  ).map(
+    ([shape, query]): Case => ({
+      operation: `GET /v1/conversations/{conversation_id}/variables (${shape})`,
+      key: "app",
+      ceiling: 2,
+      status: 200,
+      request: () => ({ method: "GET", path: `${conversationPath()}?user=alice${query()}` }),
+    }),
+  ),
   {
     operation: "PUT /v1/conversations/{conversation_id}/variables/{variable_id}",
     key: "app",

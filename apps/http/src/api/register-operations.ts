@@ -11,8 +11,11 @@ import { isIdSchema } from "./common-schemas.js";
 import type { Operation } from "./operation.js";
 import { type PathRoute, pathRoutes } from "./path-routes.js";
 
+/** A path's parameter, `{name}`. */
+const PATH_PARAM = /\{(\w+)\}/g;
+
 /** `/datasets/{dataset_id}` → `/datasets/:dataset_id`. */
-export const expressPath = (path: string) => path.replace(/\{(\w+)\}/g, ":$1");
+export const expressPath = (path: string) => path.replace(PATH_PARAM, ":$1");
 
 /**
  * A path's place among routes: literal segments come before parameters where paths overlap
@@ -57,7 +60,7 @@ function queryReader(operation: Operation): (req: Request) => Record<string, unk
 }
 
 /** The `{name}`s of a path, in order. */
-const pathParams = (path: string) => [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!);
+const pathParams = (path: string) => [...path.matchAll(PATH_PARAM)].map((match) => match[1]!);
 
 /**
  * The path parameters as the operation's schema reads them. Where the schema is a plain object of
