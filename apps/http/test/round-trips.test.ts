@@ -304,7 +304,7 @@ const CASES: Case[] = [
   {
     operation: "GET /v1/conversations/{conversation_id}/variables",
     key: "app",
-    ceiling: 2,
+    ceiling: 1,
     status: 200,
     request: () => ({ method: "GET", path: `${conversationPath()}?user=alice` }),
   },
@@ -318,7 +318,7 @@ const CASES: Case[] = [
     ([shape, query]): Case => ({
       operation: `GET /v1/conversations/{conversation_id}/variables (${shape})`,
       key: "app",
-      ceiling: 2,
+      ceiling: 1,
       status: 200,
       request: () => ({ method: "GET", path: `${conversationPath()}?user=alice${query()}` }),
     }),

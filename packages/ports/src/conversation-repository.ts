@@ -1,5 +1,14 @@
 import type { Conversation, ConversationVariable } from "@service-api/domain";
 
+/** A page of a conversation's variables with what its request checks (`findVariablesPage`). */
+export interface VariablesPageRead {
+  conversation?: Conversation;
+  sessionUserId?: string;
+  /** Whether the `afterId` variable is the conversation's (false for a null `afterId`). */
+  afterFound: boolean;
+  variables: ConversationVariable[];
+}
+
 /** Conversations and their variables. */
 export interface ConversationRepository {
   /** Inserts or replaces the conversation with this id. */
@@ -23,6 +32,19 @@ export interface ConversationRepository {
     conversationId: string,
     variableId: string | null,
   ): Promise<{ conversation?: Conversation; sessionUserId?: string; variable?: ConversationVariable }>;
+  /**
+   * What a page of a conversation's variables needs, read together (one statement where the store
+   * can): `findForVariableUpdate`'s conversation and session end user, whether the variable
+   * `afterId` is the conversation's, and the page `listVariablesPage` gives after that variable
+   * (from the start for a null `afterId`; empty when `afterId` names none). The page is read
+   * whoever owns the conversation: the caller checks before it answers.
+   */
+  findVariablesPage(
+    appId: string,
+    sessionId: string | null,
+    conversationId: string,
+    options: { afterId: string | null; limit: number; nameContains?: string },
+  ): Promise<VariablesPageRead>;
   /** The conversation's variables, by name (in code point order) then id. */
   listVariables(conversationId: string): Promise<ConversationVariable[]>;
   /**

@@ -1,5 +1,5 @@
 import type { Conversation, ConversationVariable, VariableType } from "@service-api/domain";
-import type { ConversationRepository } from "@service-api/ports";
+import type { ConversationRepository, VariablesPageRead } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
 import { compiledRead, compiledReadWith } from "../compiled-read.js";
 import type { ConversationTable, ConversationVariableTable, DatabaseSchema } from "../schema.js";
@@ -37,6 +37,15 @@ const variableOfConversation = compiledRead((db, conversationId: string, variabl
     .where("id", "=", variableId),
 );
 
+/** The id of the app's end user with this session id, as the column `session_user_id`. */
+const sessionUser = (db: Kysely<DatabaseSchema>, appId: string, sessionId: string | null) =>
+  db
+    .selectFrom("end_users")
+    .select("end_users.id")
+    .where("end_users.app_id", "=", appId)
+    .where("end_users.session_id", "=", sessionId as string)
+    .as("session_user_id");
+
 /** The conversation (columns prefixed `conversation_`), its session's end user, and the variable. */
 const forVariableUpdate = compiledRead(
   (db, appId: string, sessionId: string | null, conversationId: string, variableId: string | null) =>
@@ -51,14 +60,7 @@ const forVariableUpdate = compiledRead(
         "c.is_deleted as conversation_is_deleted",
       ])
       .selectAll("v")
-      .select((eb) =>
-        eb
-          .selectFrom("end_users")
-          .select("end_users.id")
-          .where("end_users.app_id", "=", appId)
-          .where("end_users.session_id", "=", sessionId as string)
-          .as("session_user_id"),
-      )
+      .select(sessionUser(db, appId, sessionId))
       .where("c.id", "=", conversationId)
       .where("c.app_id", "=", appId),
 );
@@ -99,6 +101,68 @@ const namedAfterOne = compiledReadWith(
       limit,
     ),
 );
+
+/**
+ * A page of variables with what its request checks, in one statement (where reads are gathered):
+ * a row per variable of the page, each beside the conversation's columns, the session's end user
+ * and the `afterId` variable's id; one row with the variable's columns null for an empty page; no
+ * row without the conversation. One shape per (after a variable or not, name filter or not).
+ */
+const gatheredPage = (after: boolean, named: boolean) =>
+  compiledReadWith(
+    (
+      db,
+      features,
+      appId: string,
+      sessionId: string | null,
+      conversationId: string,
+      afterId: string | null,
+      name: string | null,
+      limit: number,
+    ) =>
+      db
+        .selectFrom("conversations as c")
+        .leftJoin("conversation_variables as a", (join) =>
+          join.onRef("a.conversation_id", "=", "c.id").on("a.id", "=", afterId as string),
+        )
+        .leftJoinLateral(
+          (eb) => {
+            let page = eb
+              .selectFrom("conversation_variables as v")
+              .selectAll("v")
+              .whereRef("v.conversation_id", "=", "c.id");
+            if (after) {
+              page = page.where((w) =>
+                w.or([
+                  w("v.created_at", ">", w.ref("a.created_at")),
+                  w.and([w("v.created_at", "=", w.ref("a.created_at")), w("v.id", ">", w.ref("a.id"))]),
+                ]),
+              );
+            }
+            if (named) page = page.where(features.containsText("v.name", name as string));
+            return page.orderBy("v.created_at").orderBy("v.id").limit(limit).as("p");
+          },
+          (join) => join.onTrue(),
+        )
+        .select([
+          "c.app_id as conversation_app_id",
+          "c.end_user_id as conversation_end_user_id",
+          "c.is_deleted as conversation_is_deleted",
+          "a.id as after_id",
+        ])
+        .selectAll("p")
+        .select(sessionUser(db, appId, sessionId))
+        .where("c.id", "=", conversationId)
+        .where("c.app_id", "=", appId)
+        .orderBy("p.created_at")
+        .orderBy("p.id"),
+  );
+const gatheredPages = [
+  gatheredPage(false, false),
+  gatheredPage(false, true),
+  gatheredPage(true, false),
+  gatheredPage(true, true),
+];
 
 /** One statement, so concurrent updates end with one value whole. */
 const setVariableValue = compiledRead(
@@ -148,6 +212,41 @@ export class KyselyConversationRepository implements ConversationRepository {
       }),
       sessionUserId: row.session_user_id ?? undefined,
       variable: row.id === null ? undefined : variableFromRow(row as Selectable<ConversationVariableTable>),
+    };
+  }
+
+  async findVariablesPage(
+    appId: string,
+    sessionId: string | null,
+    conversationId: string,
+    options: { afterId: string | null; limit: number; nameContains?: string },
+  ): Promise<VariablesPageRead> {
+    const { afterId, limit, nameContains } = options;
+    const shape = gatheredPages[(afterId === null ? 0 : 2) + (nameContains === undefined ? 0 : 1)]!;
+    const rows = await shape(this.features)(
+      this.db,
+      appId,
+      sessionId,
+      conversationId,
+      afterId,
+      nameContains ?? null,
+      limit,
+    );
+    const [first] = rows;
+    if (!first) return { afterFound: false, variables: [] };
+    return {
+      conversation: conversationFromRow({
+        id: conversationId,
+        app_id: first.conversation_app_id,
+        end_user_id: first.conversation_end_user_id,
+        is_deleted: first.conversation_is_deleted,
+      }),
+      sessionUserId: first.session_user_id ?? undefined,
+      afterFound: first.after_id !== null,
+      variables:
+        first.id === null
+          ? []
+          : rows.map((row) => variableFromRow(row as Selectable<ConversationVariableTable>)),
     };
   }
 

@@ -108,7 +108,7 @@ function documentPage(
   features: SqlFeatures,
   datasetId: string,
   filter: DocumentFilter,
-  offset: number,
+  offset: number | Expression<number>,
   limit: number | Expression<number>,
 ) {
   let matching = db.selectFrom("documents").where("documents.dataset_id", "=", datasetId);
@@ -165,13 +165,16 @@ function documentPage(
 /**
  * The unfiltered page, compiled once per page size with the size written in: an unknown `LIMIT`
  * makes PostgreSQL's generic plan look dearer than a custom one, which it then plans every time.
- * Sizes above `LARGEST_COMPILED_COUNT` are built per call, so the kept statements stay bounded.
+ * An unknown `OFFSET` does the same (the planner assumes a tenth of the rows are skipped), so the
+ * first page, the one asked for most, has its offset written in too; a later page is planned per
+ * request. Sizes above `LARGEST_COMPILED_COUNT` are built per call, so the kept statements stay bounded.
  */
-const unfilteredPages = new Map<number, ReturnType<typeof unfilteredPageOfSize>>();
-const unfilteredPageOfSize = (limit: number) =>
-  compiledReadWith(
-    (db, features, datasetId: string, offset: number) =>
-      documentPage(db, features, datasetId, {}, offset, sql.lit(limit)).page,
+const pageStatements = new Map<string, ReturnType<typeof unfilteredPageOfSize>>();
+const unfilteredPageOfSize = (limit: number, first: boolean) =>
+  compiledReadWith((db, features, datasetId: string, offset: number) =>
+    first
+      ? documentPage(db, features, datasetId, {}, sql.lit(0), sql.lit(limit)).page
+      : documentPage(db, features, datasetId, {}, offset, sql.lit(limit)).page,
   );
 
 async function readUnfilteredPage(
@@ -186,10 +189,12 @@ async function readUnfilteredPage(
       string,
       unknown
     >[];
-  let ofSize = unfilteredPages.get(limit);
+  const first = offset === 0;
+  const key = `${limit}${first ? " first" : ""}`;
+  let ofSize = pageStatements.get(key);
   if (!ofSize) {
-    ofSize = unfilteredPageOfSize(limit);
-    unfilteredPages.set(limit, ofSize);
+    ofSize = unfilteredPageOfSize(limit, first);
+    pageStatements.set(key, ofSize);
   }
   return (await ofSize(features)(db, datasetId, offset)) as Record<string, unknown>[];
 }

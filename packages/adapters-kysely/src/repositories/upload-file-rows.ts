@@ -24,12 +24,16 @@ export const FILE_COLUMNS = {
   "file.created_at": "file_created_at",
 } as const;
 
-/** The file from a row with `FILE_COLUMNS`; undefined when the row has none. */
+/** The file from a row with `FILE_COLUMNS`; undefined when the row has none. Read field by field: a page has many rows. */
 export function uploadFileFromColumns(row: Record<string, unknown>): UploadFile | undefined {
   if (row.file_id === null || row.file_id === undefined) return undefined;
-  return uploadFileFromRow(
-    Object.fromEntries(
-      Object.entries(FILE_COLUMNS).map(([column, alias]) => [column.slice("file.".length), row[alias]]),
-    ) as Selectable<UploadFileTable>,
-  );
+  return {
+    id: row.file_id as string,
+    name: row.file_name as string,
+    size: Number(row.file_size),
+    extension: row.file_extension as string,
+    mimeType: row.file_mime_type as string,
+    createdBy: row.file_created_by as string,
+    createdAt: Number(row.file_created_at),
+  };
 }

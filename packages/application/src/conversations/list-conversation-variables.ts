@@ -8,7 +8,7 @@ import {
   NotFoundError,
   parseLimit,
 } from "@service-api/domain";
-import type { ConversationRepository } from "@service-api/ports";
+import type { ConversationRepository, VariablesPageRead } from "@service-api/ports";
 
 export interface ListConversationVariablesInput {
   app: App;
@@ -44,30 +44,34 @@ export class ListConversationVariables {
     if (variableName !== undefined && codePointLength(variableName) > MAX_NAME_FILTER)
       throw new InvalidParamError("variable_name", "variable_name: must be at most 255 characters.");
 
-    // The conversation, its owner check and `lastId`'s variable: one read.
-    const {
-      conversation,
-      sessionUserId,
-      variable: after,
-    } = await this.conversations.findForVariableUpdate(
-      input.app.id,
-      isStorableText(user) ? user : null,
-      input.conversationId,
-      input.lastId ?? null,
-    );
+    // The conversation, its owner check, `lastId`'s variable and the page: one read. A name filter
+    // no store can hold matches no variable, so then only the checks are read.
+    const session = isStorableText(user) ? user : null;
+    const lastId = input.lastId ?? null;
+    const read =
+      variableName === undefined || isStorableText(variableName)
+        ? await this.conversations.findVariablesPage(input.app.id, session, input.conversationId, {
+            afterId: lastId,
+            limit: limit + 1,
+            nameContains: variableName,
+          })
+        : await this.#checksOnly(input.app.id, session, input.conversationId, lastId);
+    const { conversation, sessionUserId } = read;
     if (!sessionUserId || !conversation || conversation.isDeleted || conversation.endUserId !== sessionUserId)
       throw new NotFoundError("Conversation Not Exists.");
-    if (input.lastId !== undefined && !after)
+    if (lastId !== null && !read.afterFound)
       throw new InvalidParamError("last_id", "last_id: Conversation Variable Not Exists.");
-
-    // A name filter no store can hold matches no variable.
-    if (variableName !== undefined && !isStorableText(variableName))
-      return { limit, hasMore: false, variables: [] };
-    const found = await this.conversations.listVariablesPage(conversation.id, {
-      after: after && { createdAt: after.createdAt, id: after.id },
-      limit: limit + 1,
-      nameContains: variableName,
-    });
+    const found = read.variables;
     return { limit, hasMore: found.length > limit, variables: found.slice(0, limit) };
+  }
+
+  async #checksOnly(
+    appId: string,
+    session: string | null,
+    conversationId: string,
+    lastId: string | null,
+  ): Promise<VariablesPageRead> {
+    const checked = await this.conversations.findForVariableUpdate(appId, session, conversationId, lastId);
+    return { ...checked, afterFound: checked.variable !== undefined, variables: [] };
   }
 }

@@ -381,5 +381,95 @@ export function describeListingContract(openStore: OpenStore): void {
       );
       expect(await names({ limit: 10, nameContains: "_" })).toEqual(["exp_date", "topic_b"]);
     });
+
+    it("reads a page of variables together with what its request checks", async () => {
+      const { workspaces, apps, endUsers, conversations } = repositories();
+      const { workspace } = await seedWorkspace();
+      await workspaces.save(workspace);
+      const [app, other] = [anApp(workspace.id), anApp(workspace.id)];
+      await apps.save(app);
+      await apps.save(other);
+      const endUser = anEndUser(app.id);
+      await endUsers.save(endUser);
+      const conversation = aConversation(app.id, endUser.id);
+      const empty = aConversation(app.id, endUser.id, { isDeleted: true });
+      const elsewhere = aConversation(other.id, endUser.id);
+      for (const each of [conversation, empty, elsewhere]) await conversations.save(each);
+      const made = [
+        aVariable(conversation.id, { name: "exp_date", createdAt: 1 }),
+        aVariable(conversation.id, { name: "Topic", createdAt: 2 }),
+        aVariable(conversation.id, { name: "topic_b", createdAt: 2 }),
+        aVariable(conversation.id, { name: "mood", createdAt: 3 }),
+      ];
+      for (const variable of made) await conversations.saveVariable(variable);
+      // The same ids in another conversation stay out of this one's pages.
+      for (const variable of made)
+        await conversations.saveVariable({ ...variable, conversationId: elsewhere.id });
+      const [, tiedFirst, tiedSecond] = [
+        made[0]!,
+        ...[made[1]!, made[2]!].sort((a, b) => (a.id < b.id ? -1 : 1)),
+      ];
+      const read = (
+        options: { afterId: string | null; limit: number; nameContains?: string },
+        session: string | null = endUser.sessionId,
+        conversationId = conversation.id,
+        appId = app.id,
+      ) => conversations.findVariablesPage(appId, session, conversationId, options);
+
+      expect(await read({ afterId: null, limit: 10 })).toEqual({
+        conversation,
+        sessionUserId: endUser.id,
+        afterFound: false,
+        variables: [made[0], tiedFirst, tiedSecond, made[3]],
+      });
+      expect((await read({ afterId: null, limit: 2 })).variables).toEqual([made[0], tiedFirst]);
+      expect(await read({ afterId: tiedFirst!.id, limit: 10 })).toMatchObject({
+        afterFound: true,
+        variables: [tiedSecond, made[3]],
+      });
+      expect((await read({ afterId: null, limit: 10, nameContains: "TOPIC" })).variables).toEqual([
+        tiedFirst,
+        tiedSecond,
+      ]);
+      expect((await read({ afterId: made[0]!.id, limit: 1, nameContains: "_" })).variables).toEqual([
+        made[2],
+      ]);
+      // Each shape gives what listVariablesPage gives.
+      for (const [afterId, nameContains] of [
+        [null, undefined],
+        [tiedFirst!.id, undefined],
+        [null, "o"],
+        [made[0]!.id, "o"],
+      ] as const) {
+        const after = made.find((variable) => variable.id === afterId);
+        expect((await read({ afterId, limit: 3, nameContains })).variables).toEqual(
+          await conversations.listVariablesPage(conversation.id, {
+            after: after && { createdAt: after.createdAt, id: after.id },
+            limit: 3,
+            nameContains,
+          }),
+        );
+      }
+      expect(await read({ afterId: crypto.randomUUID(), limit: 10 })).toEqual({
+        conversation,
+        sessionUserId: endUser.id,
+        afterFound: false,
+        variables: [],
+      });
+      expect(await read({ afterId: null, limit: 10 }, "nobody")).toMatchObject({ sessionUserId: undefined });
+      expect(await read({ afterId: null, limit: 10 }, null)).toMatchObject({ sessionUserId: undefined });
+      expect(await read({ afterId: null, limit: 10 }, endUser.sessionId, empty.id)).toEqual({
+        conversation: empty,
+        sessionUserId: endUser.id,
+        afterFound: false,
+        variables: [],
+      });
+      expect(
+        await read({ afterId: made[0]!.id, limit: 10 }, endUser.sessionId, conversation.id, other.id),
+      ).toEqual({
+        afterFound: false,
+        variables: [],
+      });
+    });
   });
 }

@@ -1,5 +1,5 @@
 import { type Conversation, type ConversationVariable, matchesTextFilter } from "@service-api/domain";
-import type { ConversationRepository } from "../../conversation-repository.js";
+import type { ConversationRepository, VariablesPageRead } from "../../conversation-repository.js";
 import { byName, byText, type Snapshotting } from "./snapshotting.js";
 
 export class InMemoryConversationRepository implements ConversationRepository, Snapshotting {
@@ -79,6 +79,26 @@ export class InMemoryConversationRepository implements ConversationRepository, S
       sessionUserId: sessionId === null ? undefined : await this.endUserIdOf(appId, sessionId),
       variable: variableId === null ? undefined : await this.findVariable(conversationId, variableId),
     };
+  }
+
+  async findVariablesPage(
+    appId: string,
+    sessionId: string | null,
+    conversationId: string,
+    options: { afterId: string | null; limit: number; nameContains?: string },
+  ): Promise<VariablesPageRead> {
+    const { afterId, limit, nameContains } = options;
+    const {
+      conversation,
+      sessionUserId,
+      variable: after,
+    } = await this.findForVariableUpdate(appId, sessionId, conversationId, afterId);
+    if (!conversation) return { afterFound: false, variables: [] };
+    const variables =
+      afterId === null || after
+        ? await this.listVariablesPage(conversationId, { after, limit, nameContains })
+        : [];
+    return { conversation, sessionUserId, afterFound: after !== undefined, variables };
   }
 
   async findVariable(conversationId: string, variableId: string): Promise<ConversationVariable | undefined> {
