@@ -1,6 +1,6 @@
 import { aDataset, aDocument, aWorkspace } from "@service-api/ports/testing";
 import pg from "pg";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { NamedStatements } from "./named-statements.js";
 import { openPostgresStore } from "./open-postgres-store.js";
 import { createTestDatabase, createTestSchema, requirePostgresForTests } from "./testing/test-databases.js";
@@ -28,6 +28,40 @@ describe("NamedStatements", () => {
 });
 
 describe.skipIf(!available)("named statements on PostgreSQL", () => {
+  it("build each name's column parsers once, and still parse every call's row as its own", async () => {
+    const database = await createTestDatabase();
+    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    const describing = vi.spyOn(
+      pg.Query.prototype as unknown as { handleRowDescription(message: unknown): void },
+      "handleRowDescription",
+    );
+    try {
+      const statements = new NamedStatements(4);
+      const numbers = "select $1::int as n, $1::int > 1 as big, $2::text as label";
+      const documents = "select $1::json as body, $2::bigint as size";
+      statements.claim(numbers);
+      statements.claim(documents);
+      for (let call = 1; call <= 3; call += 1) {
+        const [row] = (await statements.sendToPool(pool, numbers, [call, `#${call}`])).rows;
+        expect(row).toEqual({ n: call, big: call > 1, label: `#${call}` });
+        row.n = -1;
+        const [other] = (await statements.sendToPool(pool, documents, [`{"call":${call}}`, call])).rows;
+        expect(other).toEqual({ body: { call }, size: expect.anything() });
+        expect(Number(other.size)).toBe(call);
+      }
+      // Once per name: the first call's description serves the calls after it.
+      expect(describing).toHaveBeenCalledTimes(2);
+      // An unnamed statement is described on every call, as pg does.
+      await statements.sendToPool(pool, "select 1 as one", []);
+      await statements.sendToPool(pool, "select 1 as one", []);
+      expect(describing).toHaveBeenCalledTimes(4);
+    } finally {
+      describing.mockRestore();
+      await pool.end();
+      await database.drop();
+    }
+  });
+
   it("prepare again when a table changes under them (a newer instance migrated), in and out of transactions", async () => {
     const database = await createTestDatabase();
     const url = await createTestSchema(database.url);
