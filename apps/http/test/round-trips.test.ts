@@ -68,7 +68,7 @@ const HOT = new Set([
   "GET /v1/site",
 ]);
 
-/** Also sent only as named statements once warm: the variable list (each page's shape) and the renames. */
+/** Also sent only as named statements once warm: the variable list (each page's shape), the renames, the value write. */
 const NAMED = new Set([
   ...HOT,
   "GET /v1/conversations/{conversation_id}/variables",
@@ -77,6 +77,7 @@ const NAMED = new Set([
   "GET /v1/conversations/{conversation_id}/variables (a name filter, after a variable)",
   "PATCH /v1/datasets/tags",
   "PATCH /v1/datasets/{dataset_id}/metadata/{metadata_id}",
+  "POST /v1/datasets/{dataset_id}/documents/metadata",
 ]);
 
 /**

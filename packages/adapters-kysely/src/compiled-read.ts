@@ -74,6 +74,18 @@ export function compiledRead<Args extends unknown[], Row>(
 }
 
 /**
+ * Runs a query built per call whose text repeats (its shape does not depend on its values' count),
+ * outside a transaction, as compiled reads run: on PostgreSQL a named statement, parsed and planned
+ * once per connection (within the named statements' limit).
+ */
+export function runBuilt<Row>(db: Kysely<DatabaseSchema>, query: CompiledQuery<Row>): Promise<Row[]> {
+  const direct = directExecutors.get(db);
+  if (!db.isTransaction && direct?.isFree())
+    return Promise.resolve(direct.prepare(query.sql)(query.parameters) as Row[] | Promise<Row[]>);
+  return db.executeQuery<Row>(query).then(({ rows }) => rows);
+}
+
+/**
  * A compiled read whose query depends on the database's features (its SQL dialect's helpers): one
  * per features object, so repositories made for each transaction share the plans.
  */

@@ -28,6 +28,26 @@ describe("NamedStatements", () => {
 });
 
 describe.skipIf(!available)("named statements on PostgreSQL", () => {
+  it("keep their connection in the pool when the server refuses one", async () => {
+    const database = await createTestDatabase();
+    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    try {
+      const statements = new NamedStatements(4);
+      const backend = "select pg_backend_pid() as pid";
+      const refused = "select 1 / $1::int as never";
+      statements.claim(refused);
+      const before = (await statements.sendToPool(pool, backend, [])).rows[0].pid;
+      // Named, then unnamed.
+      await expect(statements.sendToPool(pool, refused, [0])).rejects.toThrow("division by zero");
+      await expect(statements.sendToPool(pool, "select 1 / 0", [])).rejects.toThrow("division by zero");
+      expect((await statements.sendToPool(pool, backend, [])).rows[0].pid).toBe(before);
+      expect(pool.totalCount).toBe(1);
+    } finally {
+      await pool.end();
+      await database.drop();
+    }
+  });
+
   it("build each name's column parsers once, and still parse every call's row as its own", async () => {
     const database = await createTestDatabase();
     const pool = new pg.Pool({ connectionString: database.url, max: 1 });

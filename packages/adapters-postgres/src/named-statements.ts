@@ -59,6 +59,29 @@ class DescribedOnceQuery extends pg.Query {
 }
 
 /**
+ * Runs `use` on a connection of the pool. The connection goes back to the pool unless it broke: a
+ * statement the server refused leaves it usable (`pool.query` closes it after any error).
+ */
+async function onPooledConnection<T>(pool: pg.Pool, use: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  // A connection that fails while in use emits `error`; unheard, it would end the process.
+  const onBroken = (error: Error) => {
+    broken = error;
+  };
+  client.once("error", onBroken);
+  try {
+    return await use(client);
+  } catch (error) {
+    if (!(error instanceof pg.DatabaseError)) broken ??= error as Error;
+    throw error;
+  } finally {
+    client.removeListener("error", onBroken);
+    client.release(broken);
+  }
+}
+
+/**
  * Names for the hot statements, so each connection parses and plans them once and then only binds
  * and executes them. Only statements compiled once (`compiledRead`) ask for a name, and at most
  * `limit` texts get one: PostgreSQL keeps a named statement for the life of its connection.
@@ -95,13 +118,25 @@ export class NamedStatements {
   }
 
   /**
-   * Runs `text` on the pool (which answers a query object with a promise too): a named statement
-   * as a query whose columns' parsers are built once per name.
+   * Runs `text` on a connection of the pool: a named statement as a query whose columns' parsers
+   * are built once per name. Unlike `pool.query`, a statement the server refuses (a lock not
+   * available, a unique name taken) leaves its connection in the pool instead of closing it.
    */
   sendToPool(pool: pg.Pool, text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
     const config = this.config(text, values);
-    const query = config.name === undefined ? config : new DescribedOnceQuery(config, this.#described);
-    return this.#renewingNames(() => pool.query(query as pg.QueryConfig));
+    return this.#renewingNames(() =>
+      onPooledConnection(pool, (client) =>
+        config.name === undefined
+          ? client.query(config)
+          : new Promise<pg.QueryResult>((resolve, reject) => {
+              const callback = (error: Error | null, result: pg.QueryResult) =>
+                error ? reject(error) : resolve(result);
+              client.query(
+                new DescribedOnceQuery({ ...config, callback } as pg.QueryConfig, this.#described),
+              );
+            }),
+      ),
+    );
   }
 
   async #renewingNames<T>(send: () => Promise<T>): Promise<T> {

@@ -20,6 +20,18 @@ import {
   type TestDatabase,
 } from "./testing/test-databases.js";
 
+/**
+ * Backends waiting for a lock. The snapshot is cleared first: in a transaction, PostgreSQL answers
+ * `pg_stat_activity` from the snapshot its first read took, so a poll would never see a wait begin.
+ */
+async function waitingForLocksSeenBy(client: pg.Client): Promise<number> {
+  await client.query("select pg_stat_clear_snapshot()");
+  const { rows } = await client.query(
+    "select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
+  );
+  return rows[0].waiting as number;
+}
+
 const available = await requirePostgresForTests();
 
 /** Several stores (pools) on one database: what several server instances are. */
@@ -54,12 +66,7 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
     const store = await openPostgresStore({ databaseUrl: url });
     const other = new pg.Client({ connectionString: url });
     await other.connect();
-    const waitingForLocks = async () => {
-      const { rows } = await other.query(
-        "select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
-      );
-      return rows[0].waiting as number;
-    };
+    const waitingForLocks = () => waitingForLocksSeenBy(other);
     try {
       const workspace = aWorkspace();
       await store.repositories.workspaces.save(workspace);
@@ -170,14 +177,7 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
         },
       ]);
       // The write has taken its snapshot and waits for the lock.
-      await expect
-        .poll(async () => {
-          const { rows } = await other.query(
-            "select count(*)::int as waiting from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database()",
-          );
-          return rows[0].waiting;
-        })
-        .toBeGreaterThan(0);
+      await expect.poll(() => waitingForLocksSeenBy(other)).toBeGreaterThan(0);
       await other.query("delete from metadata_fields where id = $1", [gone.id]);
       await other.query("commit");
 

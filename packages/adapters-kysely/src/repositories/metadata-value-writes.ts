@@ -1,5 +1,6 @@
 import type { DocumentValueChanges } from "@service-api/ports";
 import { type Kysely, type RawBuilder, sql } from "kysely";
+import { runBuilt } from "../compiled-read.js";
 import type { DatabaseSchema } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 
@@ -116,7 +117,8 @@ export async function writeValues(
     if (!db.isTransaction) {
       for (let attempt = 1; ; attempt += 1) {
         try {
-          await statement(false).execute(db);
+          // Named on PostgreSQL: the write's text repeats, whatever the values.
+          await runBuilt(db, statement(false).compile(db));
           return;
         } catch (error) {
           // A write holds a lock: wait for it below, not here.
