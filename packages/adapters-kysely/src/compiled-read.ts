@@ -76,7 +76,8 @@ export function compiledRead<Args extends unknown[], Row>(
 /**
  * Runs a query built per call whose text repeats (its shape does not depend on its values' count),
  * outside a transaction, as compiled reads run: on PostgreSQL a named statement, parsed and planned
- * once per connection (within the named statements' limit).
+ * once per connection (within the named statements' limit). SQLite's executor prepares the text
+ * again on each call, as kysely would: use it where the database is PostgreSQL.
  */
 export function runBuilt<Row>(db: Kysely<DatabaseSchema>, query: CompiledQuery<Row>): Promise<Row[]> {
   const direct = directExecutors.get(db);

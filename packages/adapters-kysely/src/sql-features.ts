@@ -21,6 +21,8 @@ export interface SqlFeatures {
    * which SQLite runs faster (`readSeparately`).
    */
   gathersReads: boolean;
+  /** Whether a join may be `LATERAL`, a sub-select per row of the tables before it (PostgreSQL). */
+  lateralJoins: boolean;
   /** Whether a WITH may hold INSERT, UPDATE or DELETE (PostgreSQL): several writes in one statement. */
   modifyingCtes: boolean;
   /**

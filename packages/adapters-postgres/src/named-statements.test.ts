@@ -48,6 +48,57 @@ describe.skipIf(!available)("named statements on PostgreSQL", () => {
     }
   });
 
+  it("close a connection whose session the server ended, and go on on a new one", async () => {
+    const database = await createTestDatabase();
+    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      const statements = new NamedStatements(4);
+      const backend = "select pg_backend_pid() as pid";
+      const before = (await statements.sendToPool(pool, backend, [])).rows[0].pid;
+      const sleeping = statements.sendToPool(pool, "select pg_sleep(10)", []);
+      await expect
+        .poll(
+          async () => (await admin.query("select pg_terminate_backend($1) as done", [before])).rows[0].done,
+        )
+        .toBe(true);
+      await expect(sleeping).rejects.toThrow();
+      expect((await statements.sendToPool(pool, backend, [])).rows[0].pid).not.toBe(before);
+    } finally {
+      await admin.end();
+      await pool.end();
+      await database.drop();
+    }
+  });
+
+  it("parse a name's columns as the connection that runs it prepared them", async () => {
+    const database = await createTestDatabase();
+    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    const admin = new pg.Client({ connectionString: database.url });
+    await admin.connect();
+    try {
+      await admin.query("create table t (a int); insert into t values (1)");
+      const statements = new NamedStatements(4);
+      const everything = "select * from t";
+      statements.claim(everything);
+      expect((await statements.sendToPool(pool, everything, [])).rows).toEqual([{ a: 1 }]);
+      // Another instance migrates; the connection that prepared the statement is busy, so the
+      // next call runs on a new connection, which prepares the name with the new columns.
+      const busy = await pool.connect();
+      try {
+        await admin.query("alter table t add column b text default 'x'");
+        expect((await statements.sendToPool(pool, everything, [])).rows).toEqual([{ a: 1, b: "x" }]);
+      } finally {
+        busy.release();
+      }
+    } finally {
+      await admin.end();
+      await pool.end();
+      await database.drop();
+    }
+  });
+
   it("build each name's column parsers once, and still parse every call's row as its own", async () => {
     const database = await createTestDatabase();
     const pool = new pg.Pool({ connectionString: database.url, max: 1 });

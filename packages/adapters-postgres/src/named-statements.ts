@@ -25,8 +25,10 @@ interface QueryInternals {
 /**
  * A named statement's query whose result reuses the column parsers and empty row built at the
  * statement's first call. pg builds them again from every call's row description, a fifth of the
- * driver's time for Get Document's 60 columns. A name's columns cannot change: PostgreSQL refuses a
- * prepared statement whose result changed shape, and the names are then renewed.
+ * driver's time for Get Document's 60 columns. Kept per connection: on its connection a name's
+ * columns cannot change (PostgreSQL refuses to run a prepared statement whose result changed shape,
+ * and the names are then renewed), but a connection opened after another instance migrated
+ * prepares the same name with the new columns.
  */
 class DescribedOnceQuery extends pg.Query {
   constructor(
@@ -58,6 +60,10 @@ class DescribedOnceQuery extends pg.Query {
   }
 }
 
+/** An error the server reported for a statement, not one that ended the session (FATAL, PANIC). */
+const leavesConnectionUsable = (error: unknown) =>
+  error instanceof pg.DatabaseError && error.severity !== "FATAL" && error.severity !== "PANIC";
+
 /**
  * Runs `use` on a connection of the pool. The connection goes back to the pool unless it broke: a
  * statement the server refused leaves it usable (`pool.query` closes it after any error).
@@ -65,15 +71,16 @@ class DescribedOnceQuery extends pg.Query {
 async function onPooledConnection<T>(pool: pg.Pool, use: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
-  // A connection that fails while in use emits `error`; unheard, it would end the process.
+  // A connection that fails while in use emits `error` (more than once, maybe); unheard, it would
+  // end the process.
   const onBroken = (error: Error) => {
-    broken = error;
+    broken ??= error;
   };
-  client.once("error", onBroken);
+  client.on("error", onBroken);
   try {
     return await use(client);
   } catch (error) {
-    if (!(error instanceof pg.DatabaseError)) broken ??= error as Error;
+    if (!leavesConnectionUsable(error)) broken ??= error as Error;
     throw error;
   } finally {
     client.removeListener("error", onBroken);
@@ -83,7 +90,7 @@ async function onPooledConnection<T>(pool: pg.Pool, use: (client: pg.PoolClient)
 
 /**
  * Names for the hot statements, so each connection parses and plans them once and then only binds
- * and executes them. Only statements compiled once (`compiledRead`) ask for a name, and at most
+ * and executes them. Only statements whose text repeats (`compiledRead`, `runBuilt`) ask for a name, and at most
  * `limit` texts get one: PostgreSQL keeps a named statement for the life of its connection.
  * When a table changes under a prepared statement (a newer instance migrated), every name is
  * renewed, so each connection prepares its statements again; the failed call runs again
@@ -92,8 +99,8 @@ async function onPooledConnection<T>(pool: pg.Pool, use: (client: pg.PoolClient)
 export class NamedStatements {
   /** Text → its number; the name also carries the generation. */
   readonly #numbers = new Map<string, number>();
-  /** Name → its columns' parsers, this generation's only. */
-  readonly #described = new Map<string, Described>();
+  /** Per connection, name → its columns' parsers; this generation's only. */
+  #described = new WeakMap<pg.ClientBase, Map<string, Described>>();
   #generation = 1;
 
   constructor(readonly limit: number) {}
@@ -125,17 +132,19 @@ export class NamedStatements {
   sendToPool(pool: pg.Pool, text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
     const config = this.config(text, values);
     return this.#renewingNames(() =>
-      onPooledConnection(pool, (client) =>
-        config.name === undefined
-          ? client.query(config)
-          : new Promise<pg.QueryResult>((resolve, reject) => {
-              const callback = (error: Error | null, result: pg.QueryResult) =>
-                error ? reject(error) : resolve(result);
-              client.query(
-                new DescribedOnceQuery({ ...config, callback } as pg.QueryConfig, this.#described),
-              );
-            }),
-      ),
+      onPooledConnection(pool, (client) => {
+        if (config.name === undefined) return client.query(config);
+        let described = this.#described.get(client);
+        if (!described) {
+          described = new Map();
+          this.#described.set(client, described);
+        }
+        return new Promise<pg.QueryResult>((resolve, reject) => {
+          const callback = (error: Error | null, result: pg.QueryResult) =>
+            error ? reject(error) : resolve(result);
+          client.query(new DescribedOnceQuery({ ...config, callback } as pg.QueryConfig, described));
+        });
+      }),
     );
   }
 
@@ -145,7 +154,7 @@ export class NamedStatements {
     } catch (error) {
       if (isStalePlan(error)) {
         this.#generation += 1;
-        this.#described.clear();
+        this.#described = new WeakMap();
       }
       throw error;
     }

@@ -95,10 +95,14 @@ async function readEverything({
     await metadata.findFieldUsage(workspace.id, dataset.id);
     await tags.findForBinding(workspace.id, dataset.id, [tag.id]);
     await conversations.findForVariableUpdate(app.id, user.sessionId, conversation.id, variable.id);
-    await conversations.findVariablesPage(app.id, user.sessionId, conversation.id, {
-      afterId: null,
-      limit: 21,
-    });
+    // Each shape of the variable page: from the start or after a variable, with or without a filter.
+    for (const afterId of [null, variable.id])
+      for (const nameContains of [undefined, "pref"])
+        await conversations.findVariablesPage(app.id, user.sessionId, conversation.id, {
+          afterId,
+          limit: 21,
+          nameContains,
+        });
     await apps.findSite(app.id);
     await datasets.findOverview(workspace.id, dataset.id);
     await documents.listPage(dataset.id, {}, 0, 20);

@@ -18,6 +18,7 @@ export const sqliteFeatures: SqlFeatures = {
   },
   locksRows: false,
   gathersReads: false,
+  lateralJoins: false,
   modifyingCtes: false,
   jsonArrayFrom: (query) => jsonArrayFrom(query as never),
   // Lone surrogates become U+FFFD, as the driver's UTF-8 encoding makes them in any other parameter.

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describeStoreContract, describeStoreIsolationContract } from "@service-api/ports/testing";
-import { afterAll } from "vitest";
+import { afterAll, describe } from "vitest";
 import { openSqliteStore } from "./open-sqlite-store.js";
 
 const directory = mkdtempSync(join(tmpdir(), "service-api-sqlite-"));
@@ -13,3 +13,11 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 const openStore = () => openSqliteStore({ databaseUrl: join(directory, `contract-${++opened}.sqlite`) });
 describeStoreContract(openStore);
 describeStoreIsolationContract(openStore);
+
+// With `gatherReads` (the benchmark's comparison), a request's reads go as one statement each, as on
+// PostgreSQL, where SQLite can: the same answers.
+describe("gathering reads", () => {
+  describeStoreContract(() =>
+    openSqliteStore({ databaseUrl: join(directory, `gathered-${++opened}.sqlite`), gatherReads: true }),
+  );
+});

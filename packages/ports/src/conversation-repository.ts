@@ -2,10 +2,13 @@ import type { Conversation, ConversationVariable } from "@service-api/domain";
 
 /** A page of a conversation's variables with what its request checks (`findVariablesPage`). */
 export interface VariablesPageRead {
+  /** The app's conversation, whatever its owner or deletion; absent when there is none. */
   conversation?: Conversation;
+  /** The id of the app's end user with the session id; absent for none or a null session id. */
   sessionUserId?: string;
   /** Whether the `afterId` variable is the conversation's (false for a null `afterId`). */
   afterFound: boolean;
+  /** The page, oldest first; empty without the conversation or with an `afterId` not found. */
   variables: ConversationVariable[];
 }
 

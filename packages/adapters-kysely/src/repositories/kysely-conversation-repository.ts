@@ -1,30 +1,12 @@
-import type { Conversation, ConversationVariable, VariableType } from "@service-api/domain";
+import type { Conversation, ConversationVariable } from "@service-api/domain";
 import type { ConversationRepository, VariablesPageRead } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
 import { compiledRead, compiledReadWith } from "../compiled-read.js";
-import type { ConversationTable, ConversationVariableTable, DatabaseSchema } from "../schema.js";
+import type { ConversationVariableTable, DatabaseSchema } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
-import { fromFlag, toFlag, updateAllBut } from "./rows.js";
-
-function variableFromRow(row: Selectable<ConversationVariableTable>): ConversationVariable {
-  return {
-    id: row.id,
-    conversationId: row.conversation_id,
-    name: row.name,
-    valueType: row.value_type as VariableType,
-    value: JSON.parse(row.value),
-    description: row.description,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
-
-const conversationFromRow = (row: Selectable<ConversationTable>): Conversation => ({
-  id: row.id,
-  appId: row.app_id,
-  endUserId: row.end_user_id,
-  isDeleted: fromFlag(row.is_deleted),
-});
+import { conversationFromRow, sessionUser, variableFromRow } from "./conversation-rows.js";
+import { toFlag, updateAllBut } from "./rows.js";
+import { variablesPageApart, variablesPageRead } from "./variable-page-read.js";
 
 const conversationInApp = compiledRead((db, appId: string, conversationId: string) =>
   db.selectFrom("conversations").selectAll().where("id", "=", conversationId).where("app_id", "=", appId),
@@ -36,15 +18,6 @@ const variableOfConversation = compiledRead((db, conversationId: string, variabl
     .where("conversation_id", "=", conversationId)
     .where("id", "=", variableId),
 );
-
-/** The id of the app's end user with this session id, as the column `session_user_id`. */
-const sessionUser = (db: Kysely<DatabaseSchema>, appId: string, sessionId: string | null) =>
-  db
-    .selectFrom("end_users")
-    .select("end_users.id")
-    .where("end_users.app_id", "=", appId)
-    .where("end_users.session_id", "=", sessionId as string)
-    .as("session_user_id");
 
 /** The conversation (columns prefixed `conversation_`), its session's end user, and the variable. */
 const forVariableUpdate = compiledRead(
@@ -102,68 +75,6 @@ const namedAfterOne = compiledReadWith(
     ),
 );
 
-/**
- * A page of variables with what its request checks, in one statement (where reads are gathered):
- * a row per variable of the page, each beside the conversation's columns, the session's end user
- * and the `afterId` variable's id; one row with the variable's columns null for an empty page; no
- * row without the conversation. One shape per (after a variable or not, name filter or not).
- */
-const gatheredPage = (after: boolean, named: boolean) =>
-  compiledReadWith(
-    (
-      db,
-      features,
-      appId: string,
-      sessionId: string | null,
-      conversationId: string,
-      afterId: string | null,
-      name: string | null,
-      limit: number,
-    ) =>
-      db
-        .selectFrom("conversations as c")
-        .leftJoin("conversation_variables as a", (join) =>
-          join.onRef("a.conversation_id", "=", "c.id").on("a.id", "=", afterId as string),
-        )
-        .leftJoinLateral(
-          (eb) => {
-            let page = eb
-              .selectFrom("conversation_variables as v")
-              .selectAll("v")
-              .whereRef("v.conversation_id", "=", "c.id");
-            if (after) {
-              page = page.where((w) =>
-                w.or([
-                  w("v.created_at", ">", w.ref("a.created_at")),
-                  w.and([w("v.created_at", "=", w.ref("a.created_at")), w("v.id", ">", w.ref("a.id"))]),
-                ]),
-              );
-            }
-            if (named) page = page.where(features.containsText("v.name", name as string));
-            return page.orderBy("v.created_at").orderBy("v.id").limit(limit).as("p");
-          },
-          (join) => join.onTrue(),
-        )
-        .select([
-          "c.app_id as conversation_app_id",
-          "c.end_user_id as conversation_end_user_id",
-          "c.is_deleted as conversation_is_deleted",
-          "a.id as after_id",
-        ])
-        .selectAll("p")
-        .select(sessionUser(db, appId, sessionId))
-        .where("c.id", "=", conversationId)
-        .where("c.app_id", "=", appId)
-        .orderBy("p.created_at")
-        .orderBy("p.id"),
-  );
-const gatheredPages = [
-  gatheredPage(false, false),
-  gatheredPage(false, true),
-  gatheredPage(true, false),
-  gatheredPage(true, true),
-];
-
 /** One statement, so concurrent updates end with one value whole. */
 const setVariableValue = compiledRead(
   (db, conversationId: string, variableId: string, value: string, updatedAt: number) =>
@@ -176,10 +87,14 @@ const setVariableValue = compiledRead(
 );
 
 export class KyselyConversationRepository implements ConversationRepository {
+  readonly #readPage;
+
   constructor(
     private readonly db: Kysely<DatabaseSchema>,
     private readonly features: SqlFeatures,
-  ) {}
+  ) {
+    this.#readPage = variablesPageRead(features);
+  }
 
   async save(conversation: Conversation): Promise<void> {
     const row = {
@@ -215,39 +130,15 @@ export class KyselyConversationRepository implements ConversationRepository {
     };
   }
 
-  async findVariablesPage(
+  findVariablesPage(
     appId: string,
     sessionId: string | null,
     conversationId: string,
     options: { afterId: string | null; limit: number; nameContains?: string },
   ): Promise<VariablesPageRead> {
-    const { afterId, limit, nameContains } = options;
-    const shape = gatheredPages[(afterId === null ? 0 : 2) + (nameContains === undefined ? 0 : 1)]!;
-    const rows = await shape(this.features)(
-      this.db,
-      appId,
-      sessionId,
-      conversationId,
-      afterId,
-      nameContains ?? null,
-      limit,
-    );
-    const [first] = rows;
-    if (!first) return { afterFound: false, variables: [] };
-    return {
-      conversation: conversationFromRow({
-        id: conversationId,
-        app_id: first.conversation_app_id,
-        end_user_id: first.conversation_end_user_id,
-        is_deleted: first.conversation_is_deleted,
-      }),
-      sessionUserId: first.session_user_id ?? undefined,
-      afterFound: first.after_id !== null,
-      variables:
-        first.id === null
-          ? []
-          : rows.map((row) => variableFromRow(row as Selectable<ConversationVariableTable>)),
-    };
+    if (!this.features.lateralJoins)
+      return variablesPageApart(this, appId, sessionId, conversationId, options);
+    return this.#readPage(this.db, appId, sessionId, conversationId, options);
   }
 
   async findInApp(appId: string, conversationId: string): Promise<Conversation | undefined> {

@@ -81,21 +81,6 @@ export function readSeparately({
     };
   };
 
-  conversations.findVariablesPage = async (appId, sessionId, conversationId, options) => {
-    const { afterId, limit, nameContains } = options;
-    const {
-      conversation,
-      sessionUserId,
-      variable: after,
-    } = await conversations.findForVariableUpdate(appId, sessionId, conversationId, afterId);
-    if (!conversation) return { afterFound: false, variables: [] };
-    const variables =
-      afterId === null || after
-        ? await conversations.listVariablesPage(conversationId, { after, limit, nameContains })
-        : [];
-    return { conversation, sessionUserId, afterFound: after !== undefined, variables };
-  };
-
   const overviewOf = datasets.findOverview.bind(datasets);
   const pageOfDatasets = datasets.listPage.bind(datasets);
   const labelled = async (overviews: DatasetOverview[]) => {

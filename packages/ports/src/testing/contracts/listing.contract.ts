@@ -346,7 +346,8 @@ export function describeListingContract(openStore: OpenStore): void {
       expect((await counts())?.availableDocuments).toBe(1);
     });
 
-    it("pages a conversation's variables oldest first after a cursor, by name", async () => {
+    /** An app's end user's conversation with four variables, two of them made in the same second. */
+    async function seedVariables() {
       const { workspaces, apps, endUsers, conversations } = repositories();
       const { workspace } = await seedWorkspace();
       await workspaces.save(workspace);
@@ -363,6 +364,12 @@ export function describeListingContract(openStore: OpenStore): void {
         aVariable(conversation.id, { name: "mood", createdAt: 3 }),
       ];
       for (const variable of made) await conversations.saveVariable(variable);
+      return { workspace, app, endUser, conversation, made };
+    }
+
+    it("pages a conversation's variables oldest first after a cursor, by name", async () => {
+      const { conversations } = repositories();
+      const { conversation, made } = await seedVariables();
       const names = async (options: Parameters<typeof conversations.listVariablesPage>[1]) =>
         (await conversations.listVariablesPage(conversation.id, options)).map((variable) => variable.name);
       const tied = [made[1]!, made[2]!].sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -383,28 +390,19 @@ export function describeListingContract(openStore: OpenStore): void {
     });
 
     it("reads a page of variables together with what its request checks", async () => {
-      const { workspaces, apps, endUsers, conversations } = repositories();
-      const { workspace } = await seedWorkspace();
-      await workspaces.save(workspace);
-      const [app, other] = [anApp(workspace.id), anApp(workspace.id)];
-      await apps.save(app);
+      const { apps, conversations } = repositories();
+      const { workspace, app, endUser, conversation, made } = await seedVariables();
+      const other = anApp(workspace.id);
       await apps.save(other);
-      const endUser = anEndUser(app.id);
-      await endUsers.save(endUser);
-      const conversation = aConversation(app.id, endUser.id);
       const empty = aConversation(app.id, endUser.id, { isDeleted: true });
       const elsewhere = aConversation(other.id, endUser.id);
-      for (const each of [conversation, empty, elsewhere]) await conversations.save(each);
-      const made = [
-        aVariable(conversation.id, { name: "exp_date", createdAt: 1 }),
-        aVariable(conversation.id, { name: "Topic", createdAt: 2 }),
-        aVariable(conversation.id, { name: "topic_b", createdAt: 2 }),
-        aVariable(conversation.id, { name: "mood", createdAt: 3 }),
-      ];
-      for (const variable of made) await conversations.saveVariable(variable);
-      // The same ids in another conversation stay out of this one's pages.
+      for (const each of [empty, elsewhere]) await conversations.save(each);
+      // The same ids in another conversation stay out of this one's pages, and one of its own is
+      // no place to start this one's.
       for (const variable of made)
         await conversations.saveVariable({ ...variable, conversationId: elsewhere.id });
+      const notHere = aVariable(elsewhere.id, { name: "elsewhere", createdAt: 2 });
+      await conversations.saveVariable(notHere);
       const [, tiedFirst, tiedSecond] = [
         made[0]!,
         ...[made[1]!, made[2]!].sort((a, b) => (a.id < b.id ? -1 : 1)),
@@ -450,7 +448,22 @@ export function describeListingContract(openStore: OpenStore): void {
           }),
         );
       }
-      expect(await read({ afterId: crypto.randomUUID(), limit: 10 })).toEqual({
+      for (const afterId of [crypto.randomUUID(), notHere.id]) {
+        expect(await read({ afterId, limit: 10 })).toEqual({
+          conversation,
+          sessionUserId: endUser.id,
+          afterFound: false,
+          variables: [],
+        });
+      }
+      // After the last variable: found, and nothing after it.
+      expect(await read({ afterId: made[3]!.id, limit: 10 })).toEqual({
+        conversation,
+        sessionUserId: endUser.id,
+        afterFound: true,
+        variables: [],
+      });
+      expect(await read({ afterId: null, limit: 10, nameContains: "nothing like it" })).toEqual({
         conversation,
         sessionUserId: endUser.id,
         afterFound: false,
