@@ -9,10 +9,10 @@ type PageOptions = { afterId: string | null; limit: number; nameContains?: strin
 
 /**
  * A page of variables with what its request checks, in one statement (where the database has
- * lateral joins: PostgreSQL):
- * a row per variable of the page, each beside the conversation's columns, the session's end user
- * and the `afterId` variable's id; one row with the variable's columns null for an empty page; no
- * row without the conversation. One shape per (after a variable or not, name filter or not).
+ * lateral joins: PostgreSQL): a row per variable of the page, each beside the conversation's
+ * columns, the session's end user and the `afterId` variable's id; one row with the variable's
+ * columns null for an empty page; no row without the conversation. One shape per (after a variable
+ * or not, name filter or not).
  */
 const gatheredPage = (after: boolean, named: boolean) =>
   compiledReadWith(
