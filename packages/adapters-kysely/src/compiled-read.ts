@@ -61,12 +61,7 @@ export function compiledRead<Args extends unknown[], Row>(
     try {
       const plan = planOf(db, args);
       const parameters = plan.slots.map((slot) => (typeof slot === "number" ? args[slot] : slot.constant));
-      const direct = directExecutors.get(db);
-      if (direct?.isFree()) {
-        plan.direct ??= direct.prepare(plan.sql);
-        return Promise.resolve(plan.direct(parameters) as Row[] | Promise<Row[]>);
-      }
-      return db.executeQuery<Row>(CompiledQuery.raw(plan.sql, parameters)).then(({ rows }) => rows);
+      return run<Row>(db, plan.sql, parameters, plan);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -80,10 +75,25 @@ export function compiledRead<Args extends unknown[], Row>(
  * again on each call, as kysely would: use it where the database is PostgreSQL.
  */
 export function runBuilt<Row>(db: Kysely<DatabaseSchema>, query: CompiledQuery<Row>): Promise<Row[]> {
+  return run<Row>(db, query.sql, query.parameters);
+}
+
+/**
+ * Runs `sql` through `db`'s direct executor while it is free (`plan` keeps what it prepared), else
+ * through kysely. Only a database, never one of its transactions, has a direct executor.
+ */
+function run<Row>(
+  db: Kysely<DatabaseSchema>,
+  sql: string,
+  parameters: readonly unknown[],
+  plan?: Plan,
+): Promise<Row[]> {
   const direct = directExecutors.get(db);
-  if (!db.isTransaction && direct?.isFree())
-    return Promise.resolve(direct.prepare(query.sql)(query.parameters) as Row[] | Promise<Row[]>);
-  return db.executeQuery<Row>(query).then(({ rows }) => rows);
+  if (direct?.isFree()) {
+    const prepared = plan ? (plan.direct ??= direct.prepare(sql)) : direct.prepare(sql);
+    return Promise.resolve(prepared(parameters) as Row[] | Promise<Row[]>);
+  }
+  return db.executeQuery<Row>(CompiledQuery.raw(sql, [...parameters])).then(({ rows }) => rows);
 }
 
 /**

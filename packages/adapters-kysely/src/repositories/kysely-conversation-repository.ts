@@ -4,7 +4,13 @@ import type { Kysely, Selectable } from "kysely";
 import { compiledRead, compiledReadWith } from "../compiled-read.js";
 import type { ConversationVariableTable, DatabaseSchema } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
-import { conversationFromRow, sessionUser, variableFromRow } from "./conversation-rows.js";
+import {
+  CONVERSATION_COLUMNS_PREFIXED,
+  conversationFromPrefixed,
+  conversationFromRow,
+  sessionUser,
+  variableFromRow,
+} from "./conversation-rows.js";
 import { toFlag, updateAllBut } from "./rows.js";
 import { variablesPageApart, variablesPageRead } from "./variable-page-read.js";
 
@@ -27,11 +33,7 @@ const forVariableUpdate = compiledRead(
       .leftJoin("conversation_variables as v", (join) =>
         join.onRef("v.conversation_id", "=", "c.id").on("v.id", "=", variableId as string),
       )
-      .select([
-        "c.app_id as conversation_app_id",
-        "c.end_user_id as conversation_end_user_id",
-        "c.is_deleted as conversation_is_deleted",
-      ])
+      .select(CONVERSATION_COLUMNS_PREFIXED)
       .selectAll("v")
       .select(sessionUser(db, appId, sessionId))
       .where("c.id", "=", conversationId)
@@ -119,12 +121,7 @@ export class KyselyConversationRepository implements ConversationRepository {
     const [row] = await forVariableUpdate(this.db, appId, sessionId, conversationId, variableId);
     if (!row) return {};
     return {
-      conversation: conversationFromRow({
-        id: conversationId,
-        app_id: row.conversation_app_id,
-        end_user_id: row.conversation_end_user_id,
-        is_deleted: row.conversation_is_deleted,
-      }),
+      conversation: conversationFromPrefixed(conversationId, row),
       sessionUserId: row.session_user_id ?? undefined,
       variable: row.id === null ? undefined : variableFromRow(row as Selectable<ConversationVariableTable>),
     };

@@ -3,7 +3,12 @@ import type { Kysely, Selectable } from "kysely";
 import { compiledReadWith } from "../compiled-read.js";
 import type { ConversationVariableTable, DatabaseSchema } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
-import { conversationFromRow, sessionUser, variableFromRow } from "./conversation-rows.js";
+import {
+  CONVERSATION_COLUMNS_PREFIXED,
+  conversationFromPrefixed,
+  sessionUser,
+  variableFromRow,
+} from "./conversation-rows.js";
 
 type PageOptions = { afterId: string | null; limit: number; nameContains?: string };
 
@@ -50,12 +55,7 @@ const gatheredPage = (after: boolean, named: boolean) =>
           },
           (join) => join.onTrue(),
         )
-        .select([
-          "c.app_id as conversation_app_id",
-          "c.end_user_id as conversation_end_user_id",
-          "c.is_deleted as conversation_is_deleted",
-          "a.id as after_id",
-        ])
+        .select([...CONVERSATION_COLUMNS_PREFIXED, "a.id as after_id"])
         .selectAll("p")
         .select(sessionUser(db, appId, sessionId))
         .where("c.id", "=", conversationId)
@@ -86,12 +86,7 @@ export function variablesPageRead(features: SqlFeatures) {
     const [first] = rows;
     if (!first) return { afterFound: false, variables: [] };
     return {
-      conversation: conversationFromRow({
-        id: conversationId,
-        app_id: first.conversation_app_id,
-        end_user_id: first.conversation_end_user_id,
-        is_deleted: first.conversation_is_deleted,
-      }),
+      conversation: conversationFromPrefixed(conversationId, first),
       sessionUserId: first.session_user_id ?? undefined,
       afterFound: first.after_id !== null,
       variables:
