@@ -90,7 +90,8 @@ function run<Row>(
 ): Promise<Row[]> {
   const direct = directExecutors.get(db);
   if (direct?.isFree()) {
-    const prepared = plan ? (plan.direct ??= direct.prepare(sql)) : direct.prepare(sql);
+    if (plan) plan.direct ??= direct.prepare(sql);
+    const prepared = plan?.direct ?? direct.prepare(sql);
     return Promise.resolve(prepared(parameters) as Row[] | Promise<Row[]>);
   }
   return db.executeQuery<Row>(CompiledQuery.raw(sql, [...parameters])).then(({ rows }) => rows);
