@@ -157,10 +157,8 @@ describe("errors", () => {
     await runSql(server.databaseUrl, "update conversation_variables set value = 'not json' where id = $1", [
       world.variable.id,
     ]);
-    const response = await call(server.url, "PUT", variablePath(), {
-      token: appKey(),
-      body: { value: "x", user: "alice" },
-    });
+    const listPath = `/v1/conversations/${world.conversation.id}/variables?user=alice`;
+    const response = await call(server.url, "GET", listPath, { token: appKey() });
     expect(response.body).toEqual({ status: 500, code: "unknown", message: "Internal Server Error" });
     expect(response.text).not.toMatch(/SyntaxError|JSON|at /);
     const failure = server.logs.find((line) => line.msg === "request failed");

@@ -327,7 +327,7 @@ const CASES: Case[] = [
   {
     operation: "PUT /v1/conversations/{conversation_id}/variables/{variable_id}",
     key: "app",
-    ceiling: 2,
+    ceiling: 1,
     status: 200,
     request: () => ({
       method: "PUT",

@@ -94,6 +94,15 @@ async function readEverything(): Promise<void> {
   await conversations.findInApp(app.id, conversation.id);
   await conversations.findVariable(conversation.id, variable.id);
   await conversations.updateVariableValue(conversation.id, variable.id, "x", 2);
+  await conversations.updateVariableValueIfAllowed({
+    appId: app.id,
+    sessionId: endUser.sessionId,
+    conversationId: conversation.id,
+    variableId: variable.id,
+    acceptedTypes: ["string", "secret"],
+    value: "y",
+    updatedAt: 3,
+  });
   // The management operations' reads.
   await workspaces.findOwner(workspace.id);
   await datasets.findOverview(workspace.id, dataset.id);

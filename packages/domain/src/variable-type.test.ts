@@ -3,6 +3,7 @@ import {
   describeJsonType,
   matchVariableType,
   typeMismatchMessage,
+  typesAccepting,
   VARIABLE_TYPES,
   type VariableType,
 } from "./variable-type.js";
@@ -92,6 +93,13 @@ describe("matchVariableType", () => {
 
   it("rejects arrays with one element of the wrong type", () => {
     expect(matchVariableType("array[number]", [1, "2"])).toEqual({ matches: false, got: "array[any]" });
+  });
+});
+
+describe("typesAccepting", () => {
+  it.each(Object.entries(SAMPLES))("lists the types that accept %s", (sample, value) => {
+    const expected = VARIABLE_TYPES.filter((type) => ACCEPTS[type].includes(sample));
+    expect(typesAccepting(value)).toEqual(expected);
   });
 });
 

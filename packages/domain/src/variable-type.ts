@@ -63,12 +63,18 @@ export function describeJsonType(value: unknown): string {
     : "array[any]";
 }
 
+function fits(type: VariableType, value: unknown): boolean {
+  return type.startsWith("array[") ? matchArray(type.slice(6, -1), value) : ELEMENT_RULES[type]!(value);
+}
+
 /** Whether `value` may be stored in a variable of `type`. `null` never matches. */
 export function matchVariableType(type: VariableType, value: unknown): TypeMatch {
-  const rule = type.startsWith("array[")
-    ? matchArray(type.slice(6, -1), value)
-    : ELEMENT_RULES[type]?.(value);
-  return rule ? { matches: true } : { matches: false, got: describeJsonType(value) };
+  return fits(type, value) ? { matches: true } : { matches: false, got: describeJsonType(value) };
+}
+
+/** The variable types `value` may be stored in (none for `null`). */
+export function typesAccepting(value: unknown): VariableType[] {
+  return VARIABLE_TYPES.filter((type) => fits(type, value));
 }
 
 function matchArray(elementType: string, value: unknown): boolean {

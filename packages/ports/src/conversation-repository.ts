@@ -1,4 +1,4 @@
-import type { Conversation, ConversationVariable } from "@service-api/domain";
+import type { Conversation, ConversationVariable, VariableType } from "@service-api/domain";
 
 /** A page of a conversation's variables with what its request checks (`findVariablesPage`). */
 export interface VariablesPageRead {
@@ -10,6 +10,19 @@ export interface VariablesPageRead {
   afterFound: boolean;
   /** The page, oldest first; empty without the conversation or with an `afterId` not found. */
   variables: ConversationVariable[];
+}
+
+/** A variable update with what must hold for it (`updateVariableValueIfAllowed`). */
+export interface AllowedVariableUpdate {
+  appId: string;
+  /** The conversation must be the undeleted one of the app's end user with this session id. */
+  sessionId: string;
+  conversationId: string;
+  variableId: string;
+  /** The types the value fits: the variable's must be one of them. */
+  acceptedTypes: readonly VariableType[];
+  value: unknown;
+  updatedAt: number;
 }
 
 /** Conversations and their variables. */
@@ -68,4 +81,11 @@ export interface ConversationRepository {
     value: unknown,
     updatedAt: number,
   ): Promise<ConversationVariable | undefined>;
+  /**
+   * `updateVariableValue` where everything the update checks holds, checked in the same atomic
+   * write: the app's conversation is not deleted and is its end user's with `sessionId`, and the
+   * variable's type is one of `acceptedTypes`. Absent, with nothing written, when any does not
+   * hold: the caller reads why.
+   */
+  updateVariableValueIfAllowed(update: AllowedVariableUpdate): Promise<ConversationVariable | undefined>;
 }

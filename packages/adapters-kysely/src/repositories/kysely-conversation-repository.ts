@@ -1,5 +1,5 @@
-import type { Conversation, ConversationVariable } from "@service-api/domain";
-import type { ConversationRepository, VariablesPageRead } from "@service-api/ports";
+import { type Conversation, type ConversationVariable, VARIABLE_TYPES } from "@service-api/domain";
+import type { AllowedVariableUpdate, ConversationRepository, VariablesPageRead } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
 import { compiledRead, compiledReadWith } from "../compiled-read.js";
 import type { ConversationVariableTable, DatabaseSchema } from "../schema.js";
@@ -87,6 +87,50 @@ const setVariableValue = compiledRead(
       .where("id", "=", variableId)
       .returningAll(),
 );
+
+/**
+ * `setVariableValue` where the update's checks hold, in the same statement: one round trip. The
+ * accepted types come padded to every type's count, so the statement's text never changes.
+ */
+const setVariableValueIfAllowed = compiledRead(
+  (
+    db,
+    appId: string,
+    sessionId: string,
+    conversationId: string,
+    variableId: string,
+    value: string,
+    updatedAt: number,
+    ...acceptedTypes: string[]
+  ) =>
+    db
+      .updateTable("conversation_variables")
+      .set({ value, updated_at: updatedAt })
+      .where("conversation_id", "=", conversationId)
+      .where("id", "=", variableId)
+      .where("value_type", "in", acceptedTypes)
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom("conversations as c")
+            .innerJoin("end_users as u", "u.id", "c.end_user_id")
+            .select("c.id")
+            .where("c.id", "=", conversationId)
+            .where("c.app_id", "=", appId)
+            .where("c.is_deleted", "=", toFlag(false))
+            .where("u.app_id", "=", appId)
+            .where("u.session_id", "=", sessionId),
+        ),
+      )
+      .returningAll(),
+);
+
+/** The distinct `types` padded to every type's count (the last one again), or undefined for none. */
+function paddedTypes(types: readonly string[]): string[] | undefined {
+  const distinct = [...new Set(types)];
+  const last = distinct.at(-1);
+  if (last === undefined) return undefined;
+  return [...distinct, ...Array<string>(VARIABLE_TYPES.length - distinct.length).fill(last)];
+}
 
 export class KyselyConversationRepository implements ConversationRepository {
   readonly #readPage;
@@ -219,6 +263,24 @@ export class KyselyConversationRepository implements ConversationRepository {
       variableId,
       JSON.stringify(value),
       updatedAt,
+    );
+    return row && variableFromRow(row);
+  }
+
+  async updateVariableValueIfAllowed(
+    update: AllowedVariableUpdate,
+  ): Promise<ConversationVariable | undefined> {
+    const types = paddedTypes(update.acceptedTypes);
+    if (!types) return undefined;
+    const [row] = await setVariableValueIfAllowed(
+      this.db,
+      update.appId,
+      update.sessionId,
+      update.conversationId,
+      update.variableId,
+      JSON.stringify(update.value),
+      update.updatedAt,
+      ...types,
     );
     return row && variableFromRow(row);
   }

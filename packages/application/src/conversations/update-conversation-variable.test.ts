@@ -1,6 +1,6 @@
 import type { AppMode } from "@service-api/domain";
 import { aConversation, anApp, anEndUser, aVariable, aWorkspace } from "@service-api/ports/testing";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createWorld } from "../test-support/world.js";
 import { UpdateConversationVariable } from "./update-conversation-variable.js";
 
@@ -27,6 +27,26 @@ async function setup(mode: AppMode = "advanced-chat") {
 describe("UpdateConversationVariable", () => {
   it("stores the new value with a fresh update time", async () => {
     const { world, update, input, variable, stored } = await setup();
+    const result = await update.execute(input);
+    expect(result).toEqual({ ...variable, value: 2, updatedAt: world.clock.now });
+    expect(await stored()).toEqual(result);
+  });
+
+  it("writes an allowed update in one call that checks as it writes, reading nothing first", async () => {
+    const { world, update, input } = await setup();
+    const read = vi.spyOn(world.conversations, "findForVariableUpdate");
+    const checked = vi.spyOn(world.conversations, "updateVariableValueIfAllowed");
+    await update.execute(input);
+    expect(checked).toHaveBeenCalledWith(
+      expect.objectContaining({ sessionId: "alice", acceptedTypes: ["number"], value: 2 }),
+    );
+    expect(read).not.toHaveBeenCalled();
+  });
+
+  it("decides from the reads when the checked write refuses, and writes if they allow it", async () => {
+    const { world, update, input, variable, stored } = await setup();
+    // As if the variable changed between the checked write and the reads.
+    vi.spyOn(world.conversations, "updateVariableValueIfAllowed").mockResolvedValueOnce(undefined);
     const result = await update.execute(input);
     expect(result).toEqual({ ...variable, value: 2, updatedAt: world.clock.now });
     expect(await stored()).toEqual(result);

@@ -8,6 +8,7 @@ import {
   matchVariableType,
   NotFoundError,
   typeMismatchMessage,
+  typesAccepting,
 } from "@service-api/domain";
 import type { Clock, ConversationRepository } from "@service-api/ports";
 
@@ -33,9 +34,25 @@ export class UpdateConversationVariable {
     const { user, value } = ensureVariableUpdate(input);
 
     // A `user` no store can hold (a NUL in it) names no end user; it is not looked up.
+    const sessionId = isStorableText(user) ? user : null;
+    // The update that checks as it writes: one round trip. Refused, the reads below say why.
+    const acceptedTypes = typesAccepting(value);
+    if (sessionId !== null && acceptedTypes.length > 0) {
+      const updated = await this.conversations.updateVariableValueIfAllowed({
+        appId: input.app.id,
+        sessionId,
+        conversationId: input.conversationId,
+        variableId: input.variableId,
+        acceptedTypes,
+        value,
+        updatedAt: this.clock.nowSeconds(),
+      });
+      if (updated) return updated;
+    }
+
     const { conversation, sessionUserId, variable } = await this.conversations.findForVariableUpdate(
       input.app.id,
-      isStorableText(user) ? user : null,
+      sessionId,
       input.conversationId,
       input.variableId,
     );

@@ -123,6 +123,48 @@ export function describeConversationRepositoryContract(openStore: OpenStore): vo
       expect(await conversations.updateVariableValue(conversation.id, "missing", 1, 1)).toBeUndefined();
     });
 
+    it("updates where allowed only: the session's undeleted conversation, a variable of an accepted type", async () => {
+      const { conversations, endUsers } = repositories();
+      const { app, other, endUser, conversation, second } = await seed();
+      const variable = aVariable(conversation.id, { valueType: "string", value: "before" });
+      const inDeleted = { ...variable, conversationId: second.id };
+      await conversations.saveVariable(variable);
+      await conversations.saveVariable(inDeleted);
+      const bob = anEndUser(app.id, { sessionId: "bob" });
+      await endUsers.save(bob);
+      const allowed = {
+        appId: app.id,
+        sessionId: endUser.sessionId,
+        conversationId: conversation.id,
+        variableId: variable.id,
+        acceptedTypes: ["string", "secret"] as const,
+        value: "after",
+        updatedAt: 1_800_000_000,
+      };
+      const refused = [
+        { ...allowed, acceptedTypes: ["number"] as const },
+        { ...allowed, acceptedTypes: [] },
+        { ...allowed, sessionId: "bob" },
+        { ...allowed, sessionId: "nobody" },
+        { ...allowed, appId: other.id },
+        { ...allowed, variableId: crypto.randomUUID() },
+        { ...allowed, conversationId: second.id },
+      ];
+      for (const update of refused) {
+        expect(
+          await conversations.updateVariableValueIfAllowed(update),
+          JSON.stringify(update),
+        ).toBeUndefined();
+      }
+      expect(await conversations.findVariable(conversation.id, variable.id)).toEqual(variable);
+      expect(await conversations.findVariable(second.id, variable.id)).toEqual(inDeleted);
+
+      const expected = { ...variable, value: "after", updatedAt: 1_800_000_000 };
+      expect(await conversations.updateVariableValueIfAllowed(allowed)).toEqual(expected);
+      expect(await conversations.findVariable(conversation.id, variable.id)).toEqual(expected);
+      expect(await conversations.findVariable(second.id, variable.id)).toEqual(inDeleted);
+    });
+
     it("ends concurrent updates with one of the values, whole", async () => {
       const { conversations } = repositories();
       const { conversation } = await seed();

@@ -1,5 +1,9 @@
 import { type Conversation, type ConversationVariable, matchesTextFilter } from "@service-api/domain";
-import type { ConversationRepository, VariablesPageRead } from "../../conversation-repository.js";
+import type {
+  AllowedVariableUpdate,
+  ConversationRepository,
+  VariablesPageRead,
+} from "../../conversation-repository.js";
 import { byName, byText, type Snapshotting } from "./snapshotting.js";
 
 export class InMemoryConversationRepository implements ConversationRepository, Snapshotting {
@@ -66,7 +70,16 @@ export class InMemoryConversationRepository implements ConversationRepository, S
   /** Set by the store: the end user of a session, which this repository does not hold. */
   endUserIdOf: (appId: string, sessionId: string) => Promise<string | undefined> = async () => undefined;
 
-  async findForVariableUpdate(
+  findForVariableUpdate(
+    appId: string,
+    sessionId: string | null,
+    conversationId: string,
+    variableId: string | null,
+  ) {
+    return this.#forVariableUpdate(appId, sessionId, conversationId, variableId);
+  }
+
+  async #forVariableUpdate(
     appId: string,
     sessionId: string | null,
     conversationId: string,
@@ -116,5 +129,26 @@ export class InMemoryConversationRepository implements ConversationRepository, S
     variable.value = structuredClone(value);
     variable.updatedAt = updatedAt;
     return structuredClone(variable);
+  }
+
+  async updateVariableValueIfAllowed(
+    update: AllowedVariableUpdate,
+  ): Promise<ConversationVariable | undefined> {
+    const { appId, sessionId, conversationId, variableId } = update;
+    const { conversation, sessionUserId, variable } = await this.#forVariableUpdate(
+      appId,
+      sessionId,
+      conversationId,
+      variableId,
+    );
+    const allowed =
+      conversation !== undefined &&
+      !conversation.isDeleted &&
+      sessionUserId !== undefined &&
+      conversation.endUserId === sessionUserId &&
+      variable !== undefined &&
+      update.acceptedTypes.includes(variable.valueType);
+    if (!allowed) return undefined;
+    return this.updateVariableValue(conversationId, variableId, update.value, update.updatedAt);
   }
 }
