@@ -68,9 +68,14 @@ const HOT = new Set([
   "GET /v1/site",
 ]);
 
-/** Also sent only as named statements once warm: the variable list (each page's shape), the renames, the value write. */
+/**
+ * Also sent only as named statements once warm: the variable list (each page's shape), the renames,
+ * the value write, the first page of documents and the dataset's tags.
+ */
 const NAMED = new Set([
   ...HOT,
+  "GET /v1/datasets/{dataset_id}/documents",
+  "GET /v1/datasets/{dataset_id}/tags",
   "GET /v1/conversations/{conversation_id}/variables",
   "GET /v1/conversations/{conversation_id}/variables (after a variable)",
   "GET /v1/conversations/{conversation_id}/variables (a name filter)",
@@ -162,7 +167,7 @@ const CASES: Case[] = [
   {
     operation: "GET /v1/datasets/{dataset_id}/tags",
     key: "knowledge",
-    ceiling: 2,
+    ceiling: 1,
     status: 200,
     request: () => ({ method: "GET", path: `/v1/datasets/${dataset()}/tags` }),
   },
@@ -243,7 +248,7 @@ const CASES: Case[] = [
   {
     operation: "GET /v1/datasets/{dataset_id}/documents",
     key: "knowledge",
-    ceiling: 2,
+    ceiling: 1,
     status: 200,
     request: () => ({ method: "GET", path: `/v1/datasets/${dataset()}/documents?page=1&limit=20` }),
   },

@@ -115,6 +115,8 @@ async function sendHotStatements({
     await apps.findSite(app.id);
     await datasets.findOverview(workspace.id, dataset.id);
     await documents.listPage(dataset.id, {}, 0, 20);
+    await documents.findPage(workspace.id, dataset.id, {}, 0, 20);
+    await tags.findBoundToDataset(workspace.id, dataset.id);
     await metadata.findForValueWrite(workspace.id, dataset.id, [document.id]);
     await documents.findForStatusUpdate(workspace.id, dataset.id, [document.id]);
     await tags.listCounted(workspace.id, "knowledge");

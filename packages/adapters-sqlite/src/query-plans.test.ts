@@ -110,6 +110,9 @@ async function readEverything(): Promise<void> {
   await datasets.listPage(workspace.id, { tagIds: [tag.id] }, 0, 20);
   await documents.listPage(dataset.id, {}, 0, 20);
   await documents.listPage(dataset.id, { status: "available" }, 0, 20);
+  await documents.findPage(workspace.id, dataset.id, {}, 0, 20);
+  await documents.findPage(workspace.id, dataset.id, { status: "available" }, 0, 20);
+  await tags.findBoundToDataset(workspace.id, dataset.id);
   keywordReads.start = reads.length;
   await documents.listPage(dataset.id, { keyword: "guide" }, 0, 20);
   keywordReads.end = reads.length;

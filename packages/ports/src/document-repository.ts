@@ -106,6 +106,18 @@ export interface DocumentRepository {
     offset: number,
     limit: number,
   ): Promise<{ items: DocumentListing[]; total: number }>;
+  /**
+   * The workspace's dataset (absent when the workspace has none of that id) and, when it has one,
+   * `listPage`'s page of it, read together: one statement where the store can. Without the
+   * dataset the page is empty.
+   */
+  findPage(
+    workspaceId: string,
+    datasetId: string,
+    filter: DocumentFilter,
+    offset: number,
+    limit: number,
+  ): Promise<{ dataset: Dataset | undefined; items: DocumentListing[]; total: number }>;
   /** The document's chunks, by position then id. */
   listChunks(documentId: string): Promise<Chunk[]>;
   /** Count, total hit count and total characters of the document's chunks (all zero without chunks). */

@@ -56,4 +56,12 @@ export interface TagRepository {
   boundTagIds(targetId: string): Promise<string[]>;
   /** The tags bound to each target, by name (in code point order) then id; a target without any maps to []. */
   boundTags(targetIds: readonly string[]): Promise<Map<string, Tag[]>>;
+  /**
+   * The workspace's dataset (absent when it has none of that id) and the knowledge tags bound to
+   * it, ordered as `boundTags` orders them, read together: one statement where the store can.
+   */
+  findBoundToDataset(
+    workspaceId: string,
+    datasetId: string,
+  ): Promise<{ dataset: Dataset | undefined; tags: Tag[] }>;
 }

@@ -1,9 +1,10 @@
 import type { Chunk, ChunkStats, Document, UploadFile } from "@service-api/domain";
 import type { DocumentFilter, DocumentListing, DocumentRepository, StatusUpdate } from "@service-api/ports";
-import { type Expression, type Kysely, type Selectable, sql } from "kysely";
+import { type Compilable, type Expression, type Kysely, type Selectable, sql } from "kysely";
 import { compiledForIds, compiledRead, compiledReadWith, LARGEST_COMPILED_COUNT } from "../compiled-read.js";
 import type { DatabaseSchema, DocumentTable, Flag } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
+import { DATASET_COLUMNS_PREFIXED, datasetFromPrefixed } from "./dataset-rows.js";
 import { documentDetailRead } from "./document-detail-read.js";
 import { documentFromRow, documentToRow } from "./document-rows.js";
 import { findForStatusUpdate, updateStatus } from "./document-status-writes.js";
@@ -170,33 +171,58 @@ function documentPage(
  * request. Sizes above `LARGEST_COMPILED_COUNT` are built per call, so the kept statements stay bounded.
  */
 const pageStatements = new Map<string, ReturnType<typeof unfilteredPageOfSize>>();
-const unfilteredPageOfSize = (limit: number, first: boolean) =>
-  compiledReadWith((db, features, datasetId: string, offset: number) =>
-    first
-      ? documentPage(db, features, datasetId, {}, sql.lit(0), sql.lit(limit)).page
-      : documentPage(db, features, datasetId, {}, offset, sql.lit(limit)).page,
+const unfilteredPageOfSize = (limit: number, first: boolean, withDataset: boolean) =>
+  compiledReadWith(
+    (db, features, workspaceId: string | null, datasetId: string, offset: number): Compilable<Row> => {
+      const { page } = documentPage(db, features, datasetId, {}, first ? sql.lit(0) : offset, sql.lit(limit));
+      return withDataset ? besideDataset(db, workspaceId as string, datasetId, page) : page;
+    },
   );
 
+type Row = Record<string, unknown>;
+type Page = ReturnType<typeof documentPage>["page"];
+
+/**
+ * The page's rows beside the workspace's dataset (its columns prefixed `ds_`), in the page's order:
+ * one row with a null id for an empty page, none without the dataset. The page does not depend on
+ * the dataset's row, so no lateral join is needed; it is read only when the dataset is found.
+ */
+function besideDataset(db: Kysely<DatabaseSchema>, workspaceId: string, datasetId: string, page: Page) {
+  return db
+    .selectFrom("datasets as ds")
+    .leftJoin(page.as("listed"), (join) => join.onTrue())
+    .select(DATASET_COLUMNS_PREFIXED as never[])
+    .selectAll("listed")
+    .where("ds.id", "=", datasetId)
+    .where("ds.workspace_id", "=", workspaceId)
+    .orderBy("listed.created_at", "desc")
+    .orderBy("listed.position", "desc")
+    .orderBy("listed.id") as unknown as Compilable<Row>;
+}
+
+/** The unfiltered page's rows, beside the dataset where `workspaceId` is given. */
 async function readUnfilteredPage(
   db: Kysely<DatabaseSchema>,
   features: SqlFeatures,
+  workspaceId: string | null,
   datasetId: string,
   offset: number,
   limit: number,
-): Promise<Record<string, unknown>[]> {
-  if (limit > LARGEST_COMPILED_COUNT)
-    return (await documentPage(db, features, datasetId, {}, offset, limit).page.execute()) as Record<
-      string,
-      unknown
-    >[];
+): Promise<Row[]> {
+  if (limit > LARGEST_COMPILED_COUNT) {
+    const { page } = documentPage(db, features, datasetId, {}, offset, limit);
+    const query = workspaceId === null ? page : besideDataset(db, workspaceId, datasetId, page);
+    return (await db.executeQuery(query.compile())).rows as Row[];
+  }
   const first = offset === 0;
-  const key = `${limit}${first ? " first" : ""}`;
+  const withDataset = workspaceId !== null;
+  const key = `${limit}${first ? " first" : ""}${withDataset ? " with dataset" : ""}`;
   let ofSize = pageStatements.get(key);
   if (!ofSize) {
-    ofSize = unfilteredPageOfSize(limit, first);
+    ofSize = unfilteredPageOfSize(limit, first, withDataset);
     pageStatements.set(key, ofSize);
   }
-  return (await ofSize(features)(db, datasetId, offset)) as Record<string, unknown>[];
+  return ofSize(features)(db, workspaceId, datasetId, offset);
 }
 
 export class KyselyDocumentRepository implements DocumentRepository {
@@ -320,23 +346,56 @@ export class KyselyDocumentRepository implements DocumentRepository {
     offset: number,
     limit: number,
   ): Promise<{ items: DocumentListing[]; total: number }> {
-    const filtered = filter.status !== undefined || filter.keyword !== undefined;
-    if (!filtered) {
-      // The common page: a compiled (on PostgreSQL named) statement, planned once.
-      const rows = await readUnfilteredPage(this.db, this.features, datasetId, offset, limit);
-      const total = rows[0]?.matching_total ?? (offset === 0 ? 0 : await this.countInDataset(datasetId));
-      return { items: rows.map(listingFromRow), total: Number(total) };
-    }
-    const { page, matching } = documentPage(this.db, this.features, datasetId, filter, offset, limit);
-    const rows = (await page.execute()) as Record<string, unknown>[];
-    // Only a page past the end needs a count of its own.
+    const rows = await this.#pageRows(null, datasetId, filter, offset, limit);
+    return this.#pageOf(rows, datasetId, filter, offset);
+  }
+
+  async findPage(
+    workspaceId: string,
+    datasetId: string,
+    filter: DocumentFilter,
+    offset: number,
+    limit: number,
+  ) {
+    const rows = await this.#pageRows(workspaceId, datasetId, filter, offset, limit);
+    const [first] = rows;
+    if (!first) return { dataset: undefined, items: [], total: 0 };
+    const listed = rows.filter((row) => row.id !== null);
+    return {
+      dataset: datasetFromPrefixed(first),
+      ...(await this.#pageOf(listed, datasetId, filter, offset)),
+    };
+  }
+
+  /** The page's rows (beside the dataset where `workspaceId` is given): unfiltered, a compiled statement. */
+  async #pageRows(
+    workspaceId: string | null,
+    datasetId: string,
+    filter: DocumentFilter,
+    offset: number,
+    limit: number,
+  ): Promise<Row[]> {
+    if (filter.status === undefined && filter.keyword === undefined)
+      return readUnfilteredPage(this.db, this.features, workspaceId, datasetId, offset, limit);
+    const { page } = documentPage(this.db, this.features, datasetId, filter, offset, limit);
+    const query = workspaceId === null ? page : besideDataset(this.db, workspaceId, datasetId, page);
+    return (await this.db.executeQuery(query.compile())).rows as Row[];
+  }
+
+  /** The listing of the page's rows; only a page past the end needs a count of its own. */
+  async #pageOf(rows: Row[], datasetId: string, filter: DocumentFilter, offset: number) {
     const total =
-      rows[0]?.matching_total ??
-      (offset === 0
-        ? 0
-        : (await matching.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow())
-            .total);
+      rows[0]?.matching_total ?? (offset === 0 ? 0 : await this.#countMatching(datasetId, filter));
     return { items: rows.map(listingFromRow), total: Number(total) };
+  }
+
+  async #countMatching(datasetId: string, filter: DocumentFilter): Promise<number> {
+    if (filter.status === undefined && filter.keyword === undefined) return this.countInDataset(datasetId);
+    const { matching } = documentPage(this.db, this.features, datasetId, filter, 0, 0);
+    const counted = await matching
+      .select((eb) => eb.fn.countAll<number>().as("total"))
+      .executeTakeFirstOrThrow();
+    return Number(counted.total);
   }
 
   async delete(datasetId: string, documentId: string, expected: { archived: boolean }): Promise<boolean> {

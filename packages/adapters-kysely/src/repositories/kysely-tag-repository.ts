@@ -1,4 +1,4 @@
-import type { CountedTag, Tag, TagBinding, TagType } from "@service-api/domain";
+import type { CountedTag, Dataset, Tag, TagBinding, TagType } from "@service-api/domain";
 import type { Renamed, TagRepository } from "@service-api/ports";
 import { type Kysely, type Selectable, sql } from "kysely";
 import { compiledByCount, compiledForIds, compiledRead, LARGEST_COMPILED_COUNT } from "../compiled-read.js";
@@ -51,6 +51,39 @@ const tagsBoundTo = compiledForIds((db, among) =>
     .orderBy("tags.name")
     .orderBy("tags.id"),
 );
+
+/** The dataset (columns prefixed `ds_`) and a row per knowledge tag bound to it: one row with a null id for none. */
+const datasetWithBoundTags = compiledRead((db, workspaceId: string, datasetId: string) =>
+  db
+    .selectFrom("datasets as ds")
+    .leftJoin(
+      (eb) =>
+        eb
+          .selectFrom("tag_bindings")
+          .innerJoin("tags", "tags.id", "tag_bindings.tag_id")
+          .select(["tag_bindings.target_id", ...TAG_COLUMNS])
+          .where("tags.type", "=", "knowledge")
+          .as("tag"),
+      (join) => join.onRef("tag.target_id", "=", "ds.id"),
+    )
+    .select(DATASET_COLUMNS_PREFIXED as never[])
+    .select(["tag.id", "tag.workspace_id", "tag.type", "tag.name", "tag.created_at"])
+    .where("ds.id", "=", datasetId)
+    .where("ds.workspace_id", "=", workspaceId)
+    .orderBy("tag.name")
+    .orderBy("tag.id"),
+);
+
+/** The dataset and the tags from rows of a tag beside the dataset's columns; none without the dataset. */
+function datasetAndTags(rows: unknown[]): { dataset: Dataset | undefined; tags: Tag[] } {
+  const tagRows = rows as (Record<string, unknown> & Omit<Selectable<TagTable>, "binding_count">)[];
+  const [first] = tagRows;
+  if (!first) return { dataset: undefined, tags: [] };
+  return {
+    dataset: datasetFromPrefixed(first),
+    tags: tagRows.filter((row) => row.id !== null).map(tagFromRow),
+  };
+}
 
 const BINDING_COLUMNS = ["id", "workspace_id", "tag_id", "target_id", "created_at"] as const;
 const insertBindings = compiledByCount((db, count, ...values) =>
@@ -140,17 +173,11 @@ export class KyselyTagRepository implements TagRepository {
 
   async findForBinding(workspaceId: string, datasetId: string, ids: readonly string[]) {
     const unique = [...new Set(ids)];
-    const rows = (await datasetWithTags(this.db, this.features, unique, workspaceId, datasetId)) as (Record<
-      string,
-      unknown
-    > &
-      Omit<Selectable<TagTable>, "binding_count">)[];
-    const [first] = rows;
-    if (!first) return { dataset: undefined, tags: [] };
-    return {
-      dataset: datasetFromPrefixed(first),
-      tags: rows.filter((row) => row.id !== null).map(tagFromRow),
-    };
+    return datasetAndTags(await datasetWithTags(this.db, this.features, unique, workspaceId, datasetId));
+  }
+
+  async findBoundToDataset(workspaceId: string, datasetId: string) {
+    return datasetAndTags(await datasetWithBoundTags(this.db, workspaceId, datasetId));
   }
 
   async findByIds(ids: readonly string[]): Promise<Tag[]> {

@@ -70,6 +70,13 @@ export function readSeparately({
     return { dataset, tags: dataset ? await tags.findByIds(ids) : [] };
   };
 
+  tags.findBoundToDataset = async (workspaceId, datasetId) => {
+    const dataset = await datasets.findInWorkspace(workspaceId, datasetId);
+    if (!dataset) return { dataset, tags: [] };
+    const bound = (await tags.boundTags([datasetId])).get(datasetId) ?? [];
+    return { dataset, tags: bound.filter((tag) => tag.type === "knowledge") };
+  };
+
   conversations.findForVariableUpdate = async (appId, sessionId, conversationId, variableId) => {
     const conversation = await conversations.findInApp(appId, conversationId);
     if (!conversation) return {};
@@ -110,5 +117,10 @@ export function readSeparately({
       ...page,
       items: page.items.map((item) => ({ ...item, values: values.get(item.document.id) ?? [] })),
     };
+  };
+  documents.findPage = async (workspaceId, datasetId, filter, offset, limit) => {
+    const dataset = await datasets.findInWorkspace(workspaceId, datasetId);
+    if (!dataset) return { dataset, items: [], total: 0 };
+    return { dataset, ...(await documents.listPage(datasetId, filter, offset, limit)) };
   };
 }

@@ -26,7 +26,7 @@ async function setup() {
     workspace,
     owner,
     dataset,
-    list: new ListDocuments(world.documents),
+    list: new ListDocuments(world.documents, world.datasets),
     remove: new DeleteDocument(world.documents),
     status: new UpdateDocumentStatus(world.store, world.clock),
   };
@@ -34,7 +34,7 @@ async function setup() {
 
 describe("document management", () => {
   it("lists a page with totals and metadata, built-ins only when enabled", async () => {
-    const { world, owner, dataset, list } = await setup();
+    const { world, workspace, owner, dataset, list } = await setup();
     const documents = [1, 2, 3].map((position) =>
       aDocument(dataset.id, { name: `doc ${position}`, position, createdAt: position, createdBy: owner.id }),
     );
@@ -42,21 +42,36 @@ describe("document management", () => {
     const field = aMetadataField(dataset.id, { name: "author" });
     await world.metadata.saveField(field);
     await world.metadata.setValue(documents[2]!.id, field.id, "Ada");
-    const page = await list.execute({ dataset, page: { page: 1, limit: 2 } });
+    const inDataset = { workspaceId: workspace.id, datasetId: dataset.id };
+    const page = await list.execute({ ...inDataset, page: { page: 1, limit: 2 } });
     expect(page).toMatchObject({ total: 3, page: 1, limit: 2, hasMore: true });
     expect(page.items.map((item) => [item.document.name, item.metadata])).toEqual([
       ["doc 3", [{ id: field.id, name: "author", type: "string", value: "Ada" }]],
       ["doc 2", []],
     ]);
-    const withBuiltIns = await list.execute({
-      dataset: { ...dataset, builtInFieldEnabled: true },
-      page: { page: 2, limit: 2 },
-    });
+    await world.datasets.save({ ...dataset, builtInFieldEnabled: true });
+    const withBuiltIns = await list.execute({ ...inDataset, page: { page: 2, limit: 2 } });
     expect(withBuiltIns.hasMore).toBe(false);
     expect(withBuiltIns.items[0]?.metadata.find((entry) => entry.name === "uploader")?.value).toBe("Ada");
-    expect((await list.execute({ dataset, page: { page: 1, limit: 20 }, keyword: "doc\u0000" })).total).toBe(
-      0,
-    );
+    expect(
+      (await list.execute({ ...inDataset, page: { page: 1, limit: 20 }, keyword: "doc\u0000" })).total,
+    ).toBe(0);
+  });
+
+  it("checks the dataset with the page: 404 for another workspace's, 403 without the API, also for unstorable text", async () => {
+    const { world, dataset, list } = await setup();
+    const request = { page: { page: 1, limit: 20 } };
+    for (const keyword of [undefined, "doc\u0000"]) {
+      await expect(
+        list.execute({ ...request, keyword, workspaceId: crypto.randomUUID(), datasetId: dataset.id }),
+      ).rejects.toMatchObject({ code: "not_found", message: "Dataset not found." });
+    }
+    await world.datasets.save({ ...dataset, enableApi: false });
+    for (const keyword of [undefined, "doc\u0000"]) {
+      await expect(
+        list.execute({ ...request, keyword, workspaceId: dataset.workspaceId, datasetId: dataset.id }),
+      ).rejects.toMatchObject({ code: "forbidden" });
+    }
   });
 
   it("deletes a document, but not an archived one or one of another dataset", async () => {

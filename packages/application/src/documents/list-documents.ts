@@ -1,7 +1,7 @@
 import {
   builtInEntries,
-  type Dataset,
   type DisplayStatus,
+  ensureDatasetServesApi,
   isStorableText,
   type MetadataEntry,
   offsetOf,
@@ -9,10 +9,11 @@ import {
   type PageRequest,
   pageOf,
 } from "@service-api/domain";
-import type { DocumentListing, DocumentRepository } from "@service-api/ports";
+import type { DatasetRepository, DocumentListing, DocumentRepository } from "@service-api/ports";
 
 export interface ListDocumentsInput {
-  dataset: Dataset;
+  workspaceId: string;
+  datasetId: string;
   page: PageRequest;
   /** A substring of the name; undefined for every document. */
   keyword?: string;
@@ -25,25 +26,42 @@ export interface DocumentListItem extends DocumentListing {
   metadata: MetadataEntry[];
 }
 
-/** List Documents: a page of the dataset's documents, newest first, with their values, in one read. */
+/**
+ * List Documents: a page of the dataset's documents, newest first, with their values, read with
+ * the dataset in one read. The dataset must serve the API (404, 403).
+ */
 export class ListDocuments {
-  constructor(private readonly documents: DocumentRepository) {}
+  constructor(
+    private readonly documents: DocumentRepository,
+    private readonly datasets: DatasetRepository,
+  ) {}
 
-  async execute({ dataset, page, keyword, status }: ListDocumentsInput): Promise<Page<DocumentListItem>> {
-    // Text no store can hold is in no name.
-    if (keyword !== undefined && !isStorableText(keyword)) return pageOf([], 0, page);
-    const { items, total } = await this.documents.listPage(
-      dataset.id,
+  async execute({
+    workspaceId,
+    datasetId,
+    page,
+    keyword,
+    status,
+  }: ListDocumentsInput): Promise<Page<DocumentListItem>> {
+    // Text no store can hold is in no name: only the dataset is read.
+    if (keyword !== undefined && !isStorableText(keyword)) {
+      ensureDatasetServesApi(await this.datasets.findInWorkspace(workspaceId, datasetId));
+      return pageOf([], 0, page);
+    }
+    const found = await this.documents.findPage(
+      workspaceId,
+      datasetId,
       { keyword, status },
       offsetOf(page),
       page.limit,
     );
-    const listed = items.map((item) => {
+    const dataset = ensureDatasetServesApi(found.dataset);
+    const listed = found.items.map((item) => {
       const metadata = dataset.builtInFieldEnabled
         ? [...item.values, ...builtInEntries(item.document, item.creatorName)]
         : item.values;
       return { ...item, metadata };
     });
-    return pageOf(listed, total, page);
+    return pageOf(listed, found.total, page);
   }
 }

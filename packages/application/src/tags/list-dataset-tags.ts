@@ -1,12 +1,21 @@
-import type { Dataset, Tag } from "@service-api/domain";
+import { ensureDatasetServesApi, type Tag } from "@service-api/domain";
 import type { TagRepository } from "@service-api/ports";
 
-/** Query Dataset Tags: the knowledge tags bound to a dataset, by name then id. */
+export interface ListDatasetTagsInput {
+  workspaceId: string;
+  datasetId: string;
+}
+
+/**
+ * Query Dataset Tags: the knowledge tags bound to a dataset, by name then id, read with the
+ * dataset in one read. The dataset must serve the API (404, 403).
+ */
 export class ListDatasetTags {
   constructor(private readonly tags: TagRepository) {}
 
-  async execute(input: { dataset: Dataset }): Promise<Tag[]> {
-    const bound = await this.tags.boundTags([input.dataset.id]);
-    return (bound.get(input.dataset.id) ?? []).filter((tag) => tag.type === "knowledge");
+  async execute({ workspaceId, datasetId }: ListDatasetTagsInput): Promise<Tag[]> {
+    const found = await this.tags.findBoundToDataset(workspaceId, datasetId);
+    ensureDatasetServesApi(found.dataset);
+    return found.tags;
   }
 }

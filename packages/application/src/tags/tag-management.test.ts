@@ -110,19 +110,38 @@ describe("knowledge tag management", () => {
     ];
     await world.tags.bind([kept, gone, other].map((tag) => bindingOf(workspace.id, tag.id, dataset.id)));
     await remove.execute({ workspaceId: workspace.id, tagId: gone.id });
-    expect((await datasetTags.execute({ dataset })).map((tag) => tag.name)).toEqual(["kept", "other"]);
+    expect(
+      (await datasetTags.execute({ workspaceId: workspace.id, datasetId: dataset.id })).map(
+        (tag) => tag.name,
+      ),
+    ).toEqual(["kept", "other"]);
     await unbind.execute({
       workspaceId: workspace.id,
       targetId: dataset.id,
       tagIds: [other.id, "unknown", other.id],
     });
     await unbind.execute({ workspaceId: workspace.id, targetId: dataset.id, tagIds: [other.id] });
-    expect((await datasetTags.execute({ dataset })).map((tag) => tag.name)).toEqual(["kept"]);
+    expect(
+      (await datasetTags.execute({ workspaceId: workspace.id, datasetId: dataset.id })).map(
+        (tag) => tag.name,
+      ),
+    ).toEqual(["kept"]);
     await expect(remove.execute({ workspaceId: workspace.id, tagId: gone.id })).rejects.toMatchObject({
       message: "Tag not found",
     });
     await expect(
       unbind.execute({ workspaceId: workspace.id, targetId: "missing", tagIds: [kept.id] }),
     ).rejects.toMatchObject({ code: "not_found", message: "Dataset not found" });
+  });
+
+  it("lists a dataset's tags only for a dataset of the workspace that serves the API", async () => {
+    const { world, workspace, dataset, datasetTags } = await setup();
+    await expect(
+      datasetTags.execute({ workspaceId: globalThis.crypto.randomUUID(), datasetId: dataset.id }),
+    ).rejects.toMatchObject({ code: "not_found", message: "Dataset not found." });
+    await world.datasets.save({ ...dataset, enableApi: false });
+    await expect(
+      datasetTags.execute({ workspaceId: workspace.id, datasetId: dataset.id }),
+    ).rejects.toMatchObject({ code: "forbidden" });
   });
 });

@@ -14,9 +14,9 @@ export interface DocumentUseCases {
 export const documentsFamily = defineFamily({
   name: "documents",
   token: Symbol("DocumentUseCases") as InjectionToken<DocumentUseCases>,
-  useCases: ({ store, repositories: { documents }, clock }) => ({
+  useCases: ({ store, repositories: { documents, datasets }, clock }) => ({
     getDocument: new GetDocument(documents),
-    listDocuments: new ListDocuments(documents),
+    listDocuments: new ListDocuments(documents, datasets),
     deleteDocument: new DeleteDocument(documents),
     updateDocumentStatus: new UpdateDocumentStatus(store, clock),
   }),

@@ -22,7 +22,7 @@ export const documentOperations = (useCases: DocumentUseCases) => [
     summary: "List documents",
     description: "Newest first (`created_at`, then `position` descending, then `id`), read per page.",
     key: "knowledge",
-    dataset: true,
+    dataset: "in-use-case",
     params: z.object({ dataset_id: datasetId }),
     query: z.object({
       ...pageQuery,
@@ -50,9 +50,10 @@ export const documentOperations = (useCases: DocumentUseCases) => [
       ...PAGED,
       invalid("status: must be one of queuing, indexing, paused, error, available, disabled, archived."),
     ],
-    async handle({ dataset, query }) {
+    async handle({ workspaceId, params, query }) {
       const page = await useCases.listDocuments.execute({
-        dataset,
+        workspaceId,
+        datasetId: params.dataset_id,
         page: parsePageRequest(query),
         keyword: query.keyword,
         status: parseDisplayStatusFilter(query.status),

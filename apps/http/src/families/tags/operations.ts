@@ -142,7 +142,7 @@ export const tagOperations = (useCases: TagUseCases) => [
     tag: TAG,
     summary: "List a dataset's tags",
     key: "knowledge",
-    dataset: true,
+    dataset: "in-use-case",
     params: z.object({ dataset_id: id("The knowledge base (dataset).") }),
     success: {
       status: 200,
@@ -151,8 +151,8 @@ export const tagOperations = (useCases: TagUseCases) => [
       example: DATASET_TAGS_EXAMPLE,
     },
     errors: [...ALWAYS, ...DATASET],
-    async handle({ dataset }) {
-      const tags = await useCases.listDatasetTags.execute({ dataset });
+    async handle({ workspaceId, params }) {
+      const tags = await useCases.listDatasetTags.execute({ workspaceId, datasetId: params.dataset_id });
       return { data: tags.map(({ id: tagId, name }) => ({ id: tagId, name })), total: tags.length };
     },
   }),

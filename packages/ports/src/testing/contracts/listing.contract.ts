@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { DocumentFilter } from "../../document-repository.js";
 import {
   aChunk,
   aConversation,
@@ -235,6 +236,56 @@ export function describeListingContract(openStore: OpenStore): void {
         ],
       });
       expect((await documents.listPage(dataset.id, { keyword: "notes" }, 0, 1)).items[0]?.values).toEqual([]);
+    });
+
+    it("reads a page of documents with the workspace's dataset, the page listPage gives", async () => {
+      const { datasets, documents, metadata } = repositories();
+      const { workspace, member } = await seedWorkspace();
+      const other = await seedWorkspace();
+      const [dataset, empty] = [aDataset(workspace.id), aDataset(workspace.id)];
+      for (const made of [dataset, empty]) await datasets.save(made);
+      const file = anUploadFile(member.id);
+      await documents.saveUploadFile(workspace.id, file);
+      for (let position = 1; position <= 25; position += 1)
+        await documents.save(
+          aDocument(dataset.id, {
+            name: `doc ${position}.md`,
+            createdAt: position % 7,
+            position,
+            enabled: position % 3 !== 0,
+            uploadFileId: position === 4 ? file.id : null,
+            createdBy: member.id,
+          }),
+        );
+      const field = aMetadataField(dataset.id, { name: "topic" });
+      await metadata.createField(field);
+      await metadata.setValue((await documents.listInDataset(dataset.id))[0]!.id, field.id, "x");
+      const stored = await datasets.findInWorkspace(workspace.id, dataset.id);
+      const shapes: [DocumentFilter, number, number][] = [
+        [{}, 0, 20],
+        [{}, 20, 20],
+        [{}, 7, 10],
+        [{}, 40, 20],
+        [{}, 0, 101],
+        [{ status: "disabled" }, 0, 20],
+        [{ keyword: "doc 1" }, 2, 3],
+        [{ keyword: "doc 1", status: "available" }, 50, 10],
+      ];
+      for (const [filter, offset, limit] of shapes) {
+        const shape = JSON.stringify([filter, offset, limit]);
+        expect(await documents.findPage(workspace.id, dataset.id, filter, offset, limit), shape).toEqual({
+          dataset: stored,
+          ...(await documents.listPage(dataset.id, filter, offset, limit)),
+        });
+      }
+      expect(await documents.findPage(workspace.id, empty.id, {}, 0, 20)).toEqual({
+        dataset: await datasets.findInWorkspace(workspace.id, empty.id),
+        items: [],
+        total: 0,
+      });
+      const none = { dataset: undefined, items: [], total: 0 };
+      expect(await documents.findPage(other.workspace.id, dataset.id, {}, 0, 20)).toEqual(none);
+      expect(await documents.findPage(workspace.id, crypto.randomUUID(), {}, 0, 20)).toEqual(none);
     });
 
     it("deletes a document with its chunks, values and file, unless another document uses the file", async () => {

@@ -135,5 +135,37 @@ export function describeTagManagementContract(openStore: OpenStore): void {
       expect(bound.get(targets[1].id)).toEqual([]);
       expect(await tags.boundTags([])).toEqual(new Map());
     });
+
+    it("reads a dataset with its knowledge tags by name, only in its own workspace", async () => {
+      const { tags, datasets } = repositories();
+      const { workspace, other, targets, binding } = await seed();
+      const [zebra, apple, bots] = [
+        aTag(workspace.id, { name: "zebra" }),
+        aTag(workspace.id, { name: "apple" }),
+        aTag(workspace.id, { name: "app bots", type: "app" }),
+      ];
+      for (const tag of [zebra, apple, bots]) await tags.create(tag);
+      await tags.bind([zebra, apple, bots].map((tag) => binding(tag.id, targets[0].id)));
+      await tags.bind([binding(apple.id, targets[1].id)]);
+      const [stored, second] = await Promise.all(
+        targets.map((target) => datasets.findInWorkspace(workspace.id, target.id)),
+      );
+      expect(await tags.findBoundToDataset(workspace.id, targets[0].id)).toEqual({
+        dataset: stored,
+        tags: [apple, zebra],
+      });
+      expect(await tags.findBoundToDataset(workspace.id, targets[1].id)).toEqual({
+        dataset: second,
+        tags: [apple],
+      });
+      await tags.unbind(targets[1].id, [apple.id]);
+      expect(await tags.findBoundToDataset(workspace.id, targets[1].id)).toEqual({
+        dataset: second,
+        tags: [],
+      });
+      const none = { dataset: undefined, tags: [] };
+      expect(await tags.findBoundToDataset(other.id, targets[0].id)).toEqual(none);
+      expect(await tags.findBoundToDataset(workspace.id, globalThis.crypto.randomUUID())).toEqual(none);
+    });
   });
 }

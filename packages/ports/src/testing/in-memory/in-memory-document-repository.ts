@@ -79,6 +79,18 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
     return { items, total: matching.length };
   }
 
+  async findPage(
+    workspaceId: string,
+    datasetId: string,
+    filter: DocumentFilter,
+    offset: number,
+    limit: number,
+  ) {
+    const dataset = await this.datasetOf(workspaceId, datasetId);
+    if (!dataset) return { dataset, items: [], total: 0 };
+    return { dataset, ...(await this.listPage(datasetId, filter, offset, limit)) };
+  }
+
   async listChunks(documentId: string): Promise<Chunk[]> {
     const chunks = [...this.#chunks.values()].filter((chunk) => chunk.documentId === documentId);
     return structuredClone(chunks.sort(byPosition));

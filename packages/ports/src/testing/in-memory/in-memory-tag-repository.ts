@@ -68,6 +68,13 @@ export class InMemoryTagRepository implements TagRepository, Snapshotting {
     return { dataset, tags: dataset ? await this.findByIds(ids) : [] };
   }
 
+  async findBoundToDataset(workspaceId: string, datasetId: string) {
+    const dataset = await this.datasetOf(workspaceId, datasetId);
+    if (!dataset) return { dataset, tags: [] };
+    const bound = (await this.boundTags([datasetId])).get(datasetId) ?? [];
+    return { dataset, tags: bound.filter((tag) => tag.type === "knowledge") };
+  }
+
   async findByIds(ids: readonly string[]): Promise<Tag[]> {
     return [...new Set(ids)].flatMap((id) => {
       const tag = this.#tags.get(id);
