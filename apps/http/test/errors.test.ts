@@ -163,6 +163,13 @@ describe("errors", () => {
     expect(response.text).not.toMatch(/SyntaxError|JSON|at /);
     const failure = server.logs.find((line) => line.msg === "request failed");
     expect(failure).toMatchObject({ level: 50, requestId: response.headers.get("x-request-id") });
+    // An update replaces such a value without reading it.
+    const updated = await call(server.url, "PUT", variablePath(), {
+      token: appKey(),
+      body: { value: "mended", user: "alice" },
+    });
+    expect(updated.status).toBe(200);
+    expect((await call(server.url, "GET", listPath, { token: appKey() })).status).toBe(200);
     await repositories.conversations.saveVariable(world.variable);
     expect((await call(server.url, "GET", "/v1/site", { token: appKey() })).status).toBe(200);
   });

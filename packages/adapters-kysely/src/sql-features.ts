@@ -31,6 +31,11 @@ export interface SqlFeatures {
    */
   jsonArrayFrom(query: Expression<unknown>): RawBuilder<unknown>;
   /**
+   * Whether `jsonArrayFrom` takes any sub-select, `selectAll` too (PostgreSQL's `json_agg` of whole
+   * rows); SQLite's `json_object` needs every column named.
+   */
+  jsonOfWholeRows: boolean;
+  /**
    * Strings as one statement parameter, however many there are, for `inList`: a request sets how
    * many ids it sends, and a parameter each would meet the database's limit on parameters (32,766
    * on SQLite, 65,535 on PostgreSQL).

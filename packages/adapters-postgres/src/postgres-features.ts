@@ -21,6 +21,7 @@ export const postgresFeatures: SqlFeatures = {
   locksRows: true,
   gathersReads: true,
   lateralJoins: true,
+  jsonOfWholeRows: true,
   modifyingCtes: true,
   jsonArrayFrom,
   // Lone surrogates become U+FFFD, as the driver's UTF-8 encoding makes them in any other

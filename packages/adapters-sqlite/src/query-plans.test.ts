@@ -27,7 +27,7 @@ const reads: { sql: string; parameters: readonly unknown[] }[] = [];
 let store: Store;
 
 /** Every read the repositories make while serving the five operations, exporting and listing keys. */
-async function readEverything(): Promise<void> {
+async function readEverything() {
   const {
     workspaces,
     apiKeys,
@@ -110,9 +110,6 @@ async function readEverything(): Promise<void> {
   await datasets.listPage(workspace.id, { tagIds: [tag.id] }, 0, 20);
   await documents.listPage(dataset.id, {}, 0, 20);
   await documents.listPage(dataset.id, { status: "available" }, 0, 20);
-  await documents.findPage(workspace.id, dataset.id, {}, 0, 20);
-  await documents.findPage(workspace.id, dataset.id, { status: "available" }, 0, 20);
-  await tags.findBoundToDataset(workspace.id, dataset.id);
   keywordReads.start = reads.length;
   await documents.listPage(dataset.id, { keyword: "guide" }, 0, 20);
   keywordReads.end = reads.length;
@@ -145,19 +142,46 @@ async function readEverything(): Promise<void> {
   await conversations.listInApp(app.id);
   await conversations.listVariables(conversation.id);
   recording = false;
+  return { workspace, dataset, document, tag, app, endUser, conversation, variable };
 }
+
+/** The reads SQLite makes apart by default, gathered into one statement each (`gatherReads`). */
+async function readGathered({
+  workspace,
+  dataset,
+  document,
+  tag,
+  app,
+  endUser,
+  conversation,
+  variable,
+}: Seeded) {
+  const gathered = await openSqliteStore({ databaseUrl: path, gatherReads: true, onQuery: record });
+  const { documents, metadata, tags, conversations, datasets } = gathered.repositories;
+  recording = true;
+  await documents.findDetail(workspace.id, dataset.id, document.id);
+  await metadata.findFieldUsage(workspace.id, dataset.id);
+  await metadata.findForValueWrite(workspace.id, dataset.id, [document.id]);
+  await tags.findForBinding(workspace.id, dataset.id, [tag.id]);
+  await tags.findBoundToDataset(workspace.id, dataset.id);
+  await conversations.findForVariableUpdate(app.id, endUser.sessionId, conversation.id, variable.id);
+  await datasets.findOverview(workspace.id, dataset.id);
+  await documents.findPage(workspace.id, dataset.id, {}, 0, 20);
+  await documents.findPage(workspace.id, dataset.id, { status: "available" }, 20, 20);
+  recording = false;
+  await gathered.close();
+}
+type Seeded = Awaited<ReturnType<typeof readEverything>>;
 let recording = false;
+const record = (sql: string, parameters: readonly unknown[]) => {
+  if (recording) reads.push({ sql, parameters });
+};
 /** Where the reads of the document list filtered by keyword are. */
 const keywordReads = { start: 0, end: 0 };
 
 beforeAll(async () => {
-  store = await openSqliteStore({
-    databaseUrl: path,
-    onQuery: (sql, parameters) => {
-      if (recording) reads.push({ sql, parameters });
-    },
-  });
-  await readEverything();
+  store = await openSqliteStore({ databaseUrl: path, onQuery: record });
+  await readGathered(await readEverything());
 });
 
 afterAll(async () => {
@@ -183,7 +207,7 @@ describe("SQLite query plans", () => {
           (detail) =>
             /^SCAN /.test(detail) &&
             !/USING (COVERING )?INDEX|VIRTUAL TABLE INDEX/.test(detail) &&
-            !subqueries.includes(detail.slice("SCAN ".length)),
+            !subqueries.includes(detail.slice("SCAN ".length).replace(/ LEFT-JOIN$/, "")),
         );
         expect({ sql, fullScans }).toEqual({ sql, fullScans: [] });
       }

@@ -19,6 +19,7 @@ export const sqliteFeatures: SqlFeatures = {
   locksRows: false,
   gathersReads: false,
   lateralJoins: false,
+  jsonOfWholeRows: false,
   modifyingCtes: false,
   jsonArrayFrom: (query) => jsonArrayFrom(query as never),
   // Lone surrogates become U+FFFD, as the driver's UTF-8 encoding makes them in any other parameter.

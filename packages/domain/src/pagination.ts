@@ -25,14 +25,19 @@ export function parseLimit(value: string | undefined): number {
   return limit;
 }
 
-/** `page` (at least 1, default 1; at most the largest integer a JSON answer holds exactly), then `limit`. */
-export function parsePageRequest(query: { page?: string; limit?: string }): PageRequest {
-  const page = wholeNumber(query.page) ?? (query.page === undefined ? 1 : null);
+/** `page`: at least 1, default 1; at most the largest integer a JSON answer holds exactly. */
+export function parsePage(value: string | undefined): number {
+  const page = wholeNumber(value) ?? (value === undefined ? 1 : null);
   if (page === null || page < 1)
     throw new InvalidParamError("page", "page: must be an integer of at least 1.");
   if (!Number.isSafeInteger(page))
     throw new InvalidParamError("page", `page: must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}.`);
-  return { page, limit: parseLimit(query.limit) };
+  return page;
+}
+
+/** `page`, then `limit`. */
+export function parsePageRequest(query: { page?: string; limit?: string }): PageRequest {
+  return { page: parsePage(query.page), limit: parseLimit(query.limit) };
 }
 
 /** A page of results: the items, every match's count, and whether a later page holds more. */

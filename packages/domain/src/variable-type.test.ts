@@ -91,6 +91,14 @@ describe("matchVariableType", () => {
     );
   });
 
+  it("matches nothing for a type it does not know (stored by a newer version)", () => {
+    expect(matchVariableType("date" as VariableType, "2026-11-24")).toEqual({
+      matches: false,
+      got: "string",
+    });
+    expect(matchVariableType("array[date]" as VariableType, ["2026-11-24"]).matches).toBe(false);
+  });
+
   it("rejects arrays with one element of the wrong type", () => {
     expect(matchVariableType("array[number]", [1, "2"])).toEqual({ matches: false, got: "array[any]" });
   });

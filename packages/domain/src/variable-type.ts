@@ -63,8 +63,11 @@ export function describeJsonType(value: unknown): string {
     : "array[any]";
 }
 
+/** A type the store holds that this version does not know accepts nothing. */
 function fits(type: VariableType, value: unknown): boolean {
-  return type.startsWith("array[") ? matchArray(type.slice(6, -1), value) : ELEMENT_RULES[type]!(value);
+  return type.startsWith("array[")
+    ? matchArray(type.slice(6, -1), value)
+    : ELEMENT_RULES[type]?.(value) === true;
 }
 
 /** Whether `value` may be stored in a variable of `type`. `null` never matches. */

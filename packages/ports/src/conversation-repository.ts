@@ -12,8 +12,8 @@ export interface VariablesPageRead {
   variables: ConversationVariable[];
 }
 
-/** A variable update with what must hold for it (`updateVariableValueIfAllowed`). */
-export interface AllowedVariableUpdate {
+/** A variable update and what must hold for it to be written (`updateVariableValueIfAllowed`). */
+export interface CheckedVariableUpdate {
   appId: string;
   /** The conversation must be the undeleted one of the app's end user with this session id. */
   sessionId: string;
@@ -87,5 +87,5 @@ export interface ConversationRepository {
    * variable's type is one of `acceptedTypes`. Absent, with nothing written, when any does not
    * hold: the caller reads why.
    */
-  updateVariableValueIfAllowed(update: AllowedVariableUpdate): Promise<ConversationVariable | undefined>;
+  updateVariableValueIfAllowed(update: CheckedVariableUpdate): Promise<ConversationVariable | undefined>;
 }

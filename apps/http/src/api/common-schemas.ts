@@ -1,4 +1,4 @@
-import { DEFAULT_LIMIT, MAX_LIMIT } from "@service-api/domain";
+import { DEFAULT_LIMIT, MAX_LIMIT, parseLimit, parsePage } from "@service-api/domain";
 import { z } from "zod";
 import { pathId } from "../http/params.js";
 
@@ -38,6 +38,12 @@ export const pageQuery = {
     default: DEFAULT_LIMIT,
     description: "Items per page.",
   }),
+};
+
+/** `pageQuery` read as numbers while the query is parsed (its errors then come where a schema's do). */
+export const parsedPageQuery = {
+  page: pageQuery.page.transform(parsePage),
+  limit: pageQuery.limit.transform(parseLimit),
 };
 
 /** `{data, has_more, limit, total, page}` around items of `item`. */

@@ -107,14 +107,7 @@ function handlerOf(operation: Operation, openDataset: OpenDataset): RequestHandl
       if (checksDatasetFirst) await checkDataset(openDataset, req, res);
       throw error;
     }
-    let result: unknown;
-    try {
-      result = await operation.handle(input);
-    } catch (error) {
-      // So is one the handler refuses before its read (a query it parses itself).
-      if (checksDatasetFirst) await checkDataset(openDataset, req, res);
-      throw error;
-    }
+    const result = await operation.handle(input);
     if (operation.success.status === 204) res.status(204).end();
     else sendJson(res, result, operation.success.status);
   };

@@ -1,5 +1,5 @@
 import { type Conversation, type ConversationVariable, VARIABLE_TYPES } from "@service-api/domain";
-import type { AllowedVariableUpdate, ConversationRepository, VariablesPageRead } from "@service-api/ports";
+import type { CheckedVariableUpdate, ConversationRepository, VariablesPageRead } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
 import { compiledRead, compiledReadWith } from "../compiled-read.js";
 import type { ConversationVariableTable, DatabaseSchema } from "../schema.js";
@@ -77,16 +77,21 @@ const namedAfterOne = compiledReadWith(
     ),
 );
 
-/** One statement, so concurrent updates end with one value whole. */
-const setVariableValue = compiledRead(
-  (db, conversationId: string, variableId: string, value: string, updatedAt: number) =>
-    db
-      .updateTable("conversation_variables")
-      .set({ value, updated_at: updatedAt })
-      .where("conversation_id", "=", conversationId)
-      .where("id", "=", variableId)
-      .returningAll(),
-);
+/** The variable's value set, in one statement, so concurrent updates end with one value whole. */
+const valueUpdate = (
+  db: Kysely<DatabaseSchema>,
+  conversationId: string,
+  variableId: string,
+  value: string,
+  updatedAt: number,
+) =>
+  db
+    .updateTable("conversation_variables")
+    .set({ value, updated_at: updatedAt })
+    .where("conversation_id", "=", conversationId)
+    .where("id", "=", variableId)
+    .returningAll();
+const setVariableValue = compiledRead(valueUpdate);
 
 /**
  * `setVariableValue` where the update's checks hold, in the same statement: one round trip. The
@@ -103,11 +108,7 @@ const setVariableValueIfAllowed = compiledRead(
     updatedAt: number,
     ...acceptedTypes: string[]
   ) =>
-    db
-      .updateTable("conversation_variables")
-      .set({ value, updated_at: updatedAt })
-      .where("conversation_id", "=", conversationId)
-      .where("id", "=", variableId)
+    valueUpdate(db, conversationId, variableId, value, updatedAt)
       .where("value_type", "in", acceptedTypes)
       .where(({ exists, selectFrom }) =>
         exists(
@@ -268,7 +269,7 @@ export class KyselyConversationRepository implements ConversationRepository {
   }
 
   async updateVariableValueIfAllowed(
-    update: AllowedVariableUpdate,
+    update: CheckedVariableUpdate,
   ): Promise<ConversationVariable | undefined> {
     const types = paddedTypes(update.acceptedTypes);
     if (!types) return undefined;

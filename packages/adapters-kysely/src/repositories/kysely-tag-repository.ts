@@ -52,19 +52,16 @@ const tagsBoundTo = compiledForIds((db, among) =>
     .orderBy("tags.id"),
 );
 
-/** The dataset (columns prefixed `ds_`) and a row per knowledge tag bound to it: one row with a null id for none. */
+/**
+ * The dataset (columns prefixed `ds_`) and a row per tag bound to it: a knowledge tag's columns,
+ * nulls for none or for a tag of another type.
+ */
 const datasetWithBoundTags = compiledRead((db, workspaceId: string, datasetId: string) =>
   db
     .selectFrom("datasets as ds")
-    .leftJoin(
-      (eb) =>
-        eb
-          .selectFrom("tag_bindings")
-          .innerJoin("tags", "tags.id", "tag_bindings.tag_id")
-          .select(["tag_bindings.target_id", ...TAG_COLUMNS])
-          .where("tags.type", "=", "knowledge")
-          .as("tag"),
-      (join) => join.onRef("tag.target_id", "=", "ds.id"),
+    .leftJoin("tag_bindings as binding", "binding.target_id", "ds.id")
+    .leftJoin("tags as tag", (join) =>
+      join.onRef("tag.id", "=", "binding.tag_id").on("tag.type", "=", "knowledge"),
     )
     .select(DATASET_COLUMNS_PREFIXED as never[])
     .select(["tag.id", "tag.workspace_id", "tag.type", "tag.name", "tag.created_at"])

@@ -35,17 +35,20 @@ export class UpdateConversationVariable {
 
     // A `user` no store can hold (a NUL in it) names no end user; it is not looked up.
     const sessionId = isStorableText(user) ? user : null;
-    // The update that checks as it writes: one round trip. Refused, the reads below say why.
+    const update = {
+      appId: input.app.id,
+      conversationId: input.conversationId,
+      variableId: input.variableId,
+      value,
+      updatedAt: this.clock.nowSeconds(),
+    };
+    // The write checks as it writes: one round trip. Refused, the reads below say why.
     const acceptedTypes = typesAccepting(value);
     if (sessionId !== null && acceptedTypes.length > 0) {
       const updated = await this.conversations.updateVariableValueIfAllowed({
-        appId: input.app.id,
+        ...update,
         sessionId,
-        conversationId: input.conversationId,
-        variableId: input.variableId,
         acceptedTypes,
-        value,
-        updatedAt: this.clock.nowSeconds(),
       });
       if (updated) return updated;
     }
@@ -57,6 +60,7 @@ export class UpdateConversationVariable {
       input.variableId,
     );
     if (
+      sessionId === null ||
       !sessionUserId ||
       !conversation ||
       conversation.isDeleted ||
@@ -70,12 +74,12 @@ export class UpdateConversationVariable {
     if (!match.matches)
       throw new BadRequestError(typeMismatchMessage(variable.name, variable.valueType, match.got));
 
-    const updated = await this.conversations.updateVariableValue(
-      conversation.id,
-      variable.id,
-      value,
-      this.clock.nowSeconds(),
-    );
+    // The reads allow what the write refused (it changed in between): written if it still holds.
+    const updated = await this.conversations.updateVariableValueIfAllowed({
+      ...update,
+      sessionId,
+      acceptedTypes: [variable.valueType],
+    });
     if (!updated) throw new NotFoundError("Conversation Variable Not Exists.");
     return updated;
   }

@@ -1,6 +1,6 @@
-import { parseDisplayStatusFilter, parseDocumentStatusAction, parsePageRequest } from "@service-api/domain";
+import { parseDisplayStatusFilter, parseDocumentStatusAction } from "@service-api/domain";
 import { z } from "zod";
-import { id, pagedList, pageQuery, success } from "../../api/common-schemas.js";
+import { id, pagedList, parsedPageQuery, success } from "../../api/common-schemas.js";
 import { ALWAYS, BODY, DATASET, invalid, notFound, PAGED } from "../../api/errors.js";
 import { defineOperation } from "../../api/operation.js";
 import { pathId } from "../../http/params.js";
@@ -25,7 +25,7 @@ export const documentOperations = (useCases: DocumentUseCases) => [
     dataset: "in-use-case",
     params: z.object({ dataset_id: datasetId }),
     query: z.object({
-      ...pageQuery,
+      ...parsedPageQuery,
       keyword: z
         .string()
         .optional()
@@ -36,7 +36,8 @@ export const documentOperations = (useCases: DocumentUseCases) => [
         .meta({
           description: "A display status, any case (`active` and `enabled` mean `available`).",
           enum: ["queuing", "indexing", "paused", "error", "available", "disabled", "archived"],
-        }),
+        })
+        .transform(parseDisplayStatusFilter),
     }),
     success: {
       status: 200,
@@ -54,9 +55,9 @@ export const documentOperations = (useCases: DocumentUseCases) => [
       const page = await useCases.listDocuments.execute({
         workspaceId,
         datasetId: params.dataset_id,
-        page: parsePageRequest(query),
+        page: { page: query.page, limit: query.limit },
         keyword: query.keyword,
-        status: parseDisplayStatusFilter(query.status),
+        status: query.status,
       });
       const { items, hasMore, limit, total } = page;
       return { data: items.map(presentDocumentListItem), has_more: hasMore, limit, total, page: page.page };

@@ -1,6 +1,6 @@
 import { type Conversation, type ConversationVariable, matchesTextFilter } from "@service-api/domain";
 import type {
-  AllowedVariableUpdate,
+  CheckedVariableUpdate,
   ConversationRepository,
   VariablesPageRead,
 } from "../../conversation-repository.js";
@@ -70,16 +70,7 @@ export class InMemoryConversationRepository implements ConversationRepository, S
   /** Set by the store: the end user of a session, which this repository does not hold. */
   endUserIdOf: (appId: string, sessionId: string) => Promise<string | undefined> = async () => undefined;
 
-  findForVariableUpdate(
-    appId: string,
-    sessionId: string | null,
-    conversationId: string,
-    variableId: string | null,
-  ) {
-    return this.#forVariableUpdate(appId, sessionId, conversationId, variableId);
-  }
-
-  async #forVariableUpdate(
+  async findForVariableUpdate(
     appId: string,
     sessionId: string | null,
     conversationId: string,
@@ -132,10 +123,10 @@ export class InMemoryConversationRepository implements ConversationRepository, S
   }
 
   async updateVariableValueIfAllowed(
-    update: AllowedVariableUpdate,
+    update: CheckedVariableUpdate,
   ): Promise<ConversationVariable | undefined> {
     const { appId, sessionId, conversationId, variableId } = update;
-    const { conversation, sessionUserId, variable } = await this.#forVariableUpdate(
+    const { conversation, sessionUserId, variable } = await this.findForVariableUpdate(
       appId,
       sessionId,
       conversationId,
