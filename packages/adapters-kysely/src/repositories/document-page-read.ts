@@ -108,7 +108,7 @@ type Page = ReturnType<typeof documentPage>["page"];
  * The page beside the workspace's dataset (its columns prefixed `ds_`); no row without the dataset.
  * Where the database can (PostgreSQL), one row with the page as a JSON array (`page_rows`): the
  * driver parses it at once, where a row per document repeated the dataset's columns and had each of
- * its ~60 values parsed apart (node's CPU per page ~300 → ~70 µs). Elsewhere a row per document in
+ * its ~60 values parsed apart (the driver's CPU per page ~300 → ~70 µs). Elsewhere a row per document in
  * the page's order, one with a null id for an empty page. The page does not depend on the dataset's
  * row, so it needs no lateral join.
  */

@@ -77,7 +77,7 @@ const namedAfterOne = compiledReadWith(
     ),
 );
 
-/** The variable's value set, in one statement, so concurrent updates end with one value whole. */
+/** The variable's value set (returning the row), in one statement, so concurrent updates end with one value whole. */
 const valueUpdate = (
   db: Kysely<DatabaseSchema>,
   conversationId: string,
@@ -121,8 +121,7 @@ const setVariableValueIfAllowed = compiledRead(
             .where("u.app_id", "=", appId)
             .where("u.session_id", "=", sessionId),
         ),
-      )
-      .returningAll(),
+      ),
 );
 
 /** The distinct `types` padded to every type's count (the last one again), or undefined for none. */
