@@ -1,15 +1,15 @@
 import { describe, expect, it } from "vitest";
-import { offsetOf, pageOf, parseLimit, parsePageRequest } from "./pagination.js";
+import { offsetOf, pageOf, parseLimit, parsePage } from "./pagination.js";
 import { matchesTextFilter } from "./text-filter.js";
 
-describe("parsePageRequest", () => {
-  it("defaults to the first page of 20", () => {
-    expect(parsePageRequest({})).toEqual({ page: 1, limit: 20 });
-    expect(parsePageRequest({ page: "3", limit: "100" })).toEqual({ page: 3, limit: 100 });
+describe("parsePage and parseLimit", () => {
+  it("default to the first page of 20", () => {
+    expect([parsePage(undefined), parseLimit(undefined)]).toEqual([1, 20]);
+    expect([parsePage("3"), parseLimit("100")]).toEqual([3, 100]);
   });
 
   it.each(["0", "-1", "+1", "1.0", " 1", "1 ", "one", ""])("refuses page %j", (page) => {
-    expect(() => parsePageRequest({ page })).toThrow("page: must be an integer of at least 1.");
+    expect(() => parsePage(page)).toThrow("page: must be an integer of at least 1.");
   });
 
   it.each(["0", "101", "500", "+5", "5.0", "x", ""])("refuses limit %j", (limit) => {
@@ -17,11 +17,9 @@ describe("parsePageRequest", () => {
   });
 
   it("takes pages up to the largest exact integer, and no further", () => {
-    expect(parsePageRequest({ page: String(Number.MAX_SAFE_INTEGER) }).page).toBe(Number.MAX_SAFE_INTEGER);
+    expect(parsePage(String(Number.MAX_SAFE_INTEGER))).toBe(Number.MAX_SAFE_INTEGER);
     for (const page of ["9007199254740992", "99999999999999999999"])
-      expect(() => parsePageRequest({ page })).toThrow(
-        `page: must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}.`,
-      );
+      expect(() => parsePage(page)).toThrow(`page: must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}.`);
   });
 
   it("holds an offset past any list at the largest exact integer", () => {

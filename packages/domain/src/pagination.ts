@@ -35,11 +35,6 @@ export function parsePage(value: string | undefined): number {
   return page;
 }
 
-/** `page`, then `limit`. */
-export function parsePageRequest(query: { page?: string; limit?: string }): PageRequest {
-  return { page: parsePage(query.page), limit: parseLimit(query.limit) };
-}
-
 /** A page of results: the items, every match's count, and whether a later page holds more. */
 export interface Page<T> {
   items: T[];

@@ -28,22 +28,24 @@ export const errorBody = z
   })
   .meta({ description: "Every error's body." });
 
-/** `page` and `limit` as sent: decimal digits, checked by the domain's rules after the dataset. */
+/** `page` and `limit`, read by the domain's rules as the query is parsed (after a path's dataset). */
 export const pageQuery = {
-  page: z.string().optional().meta({ type: "integer", minimum: 1, default: 1, description: "Page, from 1." }),
-  limit: z.string().optional().meta({
-    type: "integer",
-    minimum: 1,
-    maximum: MAX_LIMIT,
-    default: DEFAULT_LIMIT,
-    description: "Items per page.",
-  }),
-};
-
-/** `pageQuery` read as numbers while the query is parsed (its errors then come where a schema's do). */
-export const parsedPageQuery = {
-  page: pageQuery.page.transform(parsePage),
-  limit: pageQuery.limit.transform(parseLimit),
+  page: z
+    .string()
+    .optional()
+    .meta({ type: "integer", minimum: 1, default: 1, description: "Page, from 1." })
+    .transform(parsePage),
+  limit: z
+    .string()
+    .optional()
+    .meta({
+      type: "integer",
+      minimum: 1,
+      maximum: MAX_LIMIT,
+      default: DEFAULT_LIMIT,
+      description: "Items per page.",
+    })
+    .transform(parseLimit),
 };
 
 /** `{data, has_more, limit, total, page}` around items of `item`. */

@@ -1,4 +1,4 @@
-import { InvalidParamError, parsePageRequest } from "@service-api/domain";
+import { InvalidParamError } from "@service-api/domain";
 import { z } from "zod";
 import { id, pagedList, pageQuery } from "../../api/common-schemas.js";
 import { ALWAYS, DATASET, invalid, PAGED } from "../../api/errors.js";
@@ -48,11 +48,10 @@ export const datasetOperations = (useCases: DatasetUseCases) => [
     },
     errors: [...ALWAYS, ...PAGED, invalid("include_all: must be true or false.")],
     async handle({ workspaceId, query }) {
-      const page = parsePageRequest(query);
       checkIncludeAll(query.include_all);
       const result = await useCases.listDatasets.execute({
         workspaceId,
-        page,
+        page: { page: query.page, limit: query.limit },
         keyword: query.keyword,
         tagIds: query.tag_ids?.map((tagId) => pathId(tagId)),
       });

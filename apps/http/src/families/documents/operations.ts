@@ -1,6 +1,6 @@
 import { parseDisplayStatusFilter, parseDocumentStatusAction } from "@service-api/domain";
 import { z } from "zod";
-import { id, pagedList, parsedPageQuery, success } from "../../api/common-schemas.js";
+import { id, pagedList, pageQuery, success } from "../../api/common-schemas.js";
 import { ALWAYS, BODY, DATASET, invalid, notFound, PAGED } from "../../api/errors.js";
 import { defineOperation } from "../../api/operation.js";
 import { pathId } from "../../http/params.js";
@@ -25,7 +25,7 @@ export const documentOperations = (useCases: DocumentUseCases) => [
     dataset: "in-use-case",
     params: z.object({ dataset_id: datasetId }),
     query: z.object({
-      ...parsedPageQuery,
+      ...pageQuery,
       keyword: z
         .string()
         .optional()
