@@ -182,6 +182,17 @@ describe("PUT /v1/conversations/{conversation_id}/variables/{variable_id}", () =
     });
   }
 
+  it("refuses every value for a stored type it does not know (a newer version's) with 400, not 500", async () => {
+    const variable = await newVariable("date" as VariableType, "2026-11-24");
+    const response = await put(variable.id, { value: "2026-11-25", user: "alice" });
+    expect(response.body).toEqual({
+      status: 400,
+      code: "bad_request",
+      message: `Type mismatch: variable '${variable.name}' expects date, but got string type`,
+    });
+    expect(await stored(variable.id)).toEqual(variable);
+  });
+
   it.each<AppMode>(["workflow", "completion", "agent"])(
     "answers 400 not_chat_app for a %s app",
     async (mode) => {
