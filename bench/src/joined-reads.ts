@@ -1,13 +1,13 @@
 /**
  * `pnpm --filter @service-api/bench joined-reads [file]`: on SQLite, each read the spec's operations
- * make in one statement (`findDetail`, `findFieldUsage`, `findForBinding`, `findForVariableUpdate`)
+ * make in one statement (`findDetail`, `findFieldUsage`, `findForVariableUpdate`)
  * against the separate statements that read the same, in alternating blocks in one process: the
  * database's work alone, without HTTP. Defaults to the generated 1k set; pass the 1M file to see it
  * with random reads over a large file.
  */
 import { openSqliteStore } from "@service-api/adapters-sqlite";
 import type { Repositories } from "@service-api/ports";
-import { CONVERSATION_COUNT, ids, TAG_COUNT, userOf } from "./fixture.js";
+import { CONVERSATION_COUNT, ids, userOf } from "./fixture.js";
 
 const path = process.argv[2] ?? new URL("../.data/documents-1000.sqlite", import.meta.url).pathname;
 const documents = Number(/documents-(\d+)/.exec(path)?.[1] ?? 1000);
@@ -25,8 +25,6 @@ const [workspace, dataset, app] = [ids.workspace, ids.dataset, ids.app];
 const READS: Record<string, (repositories: Repositories) => Promise<unknown>> = {
   getDocument: ({ documents: docs }) => docs.findDetail(workspace, dataset, ids.document(random(documents))),
   listMetadataFields: ({ metadata }) => metadata.findFieldUsage(workspace, dataset),
-  bindTags: ({ tags }) =>
-    tags.findForBinding(workspace, dataset, [ids.tag(random(TAG_COUNT)), ids.tag(random(TAG_COUNT))]),
   updateVariable: ({ conversations }) => {
     const conversation = random(CONVERSATION_COUNT);
     return conversations.findForVariableUpdate(

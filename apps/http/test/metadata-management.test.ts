@@ -1557,3 +1557,31 @@ describe("POST /v1/datasets/{dataset_id}/documents/metadata", () => {
     ]);
   });
 });
+
+describe("field writes checked as they write", () => {
+  it("answer the dataset's 404 and 403 before their own 400 and 404, writing nothing", async () => {
+    const closed = await aKnowledgeBase({ enableApi: false });
+    const [label, score] = [closed.fields.label.id, closed.fields.score.id];
+    const refusedWrites = (datasetId: string) => [
+      () => createField(datasetId, { type: "string", name: " " }),
+      () => createField(datasetId, { type: "string", name: "label" }),
+      () => createField(datasetId, { type: "string", name: "fresh" }),
+      () => renameField(datasetId, label, { name: " " }),
+      () => renameField(datasetId, label, { name: "score" }),
+      () => renameField(datasetId, crypto.randomUUID(), { name: "fresh" }),
+      () => renameField(datasetId, score, { name: "fresh" }),
+      () => deleteField(datasetId, crypto.randomUUID()),
+      () => deleteField(datasetId, score),
+    ];
+    await expectNothingWritten(closed, async () => {
+      for (const write of refusedWrites(closed.dataset.id)) expectAnswer(await write(), 403, API_DISABLED);
+      for (const write of refusedWrites(crypto.randomUUID()))
+        expectAnswer(await write(), 404, DATASET_NOT_FOUND);
+    });
+    const foreign = await aKnowledgeBase({}, elsewhere.workspace.id);
+    await expectNothingWritten(foreign, async () => {
+      for (const write of refusedWrites(foreign.dataset.id))
+        expectAnswer(await write(), 404, DATASET_NOT_FOUND);
+    });
+  });
+});

@@ -70,10 +70,13 @@ const HOT = new Set([
 
 /**
  * Also sent only as named statements once warm: the variable list (each page's shape), the renames,
- * the value write, the first page of documents and the dataset's tags.
+ * the value write, the first page of documents, the dataset's tags, the unbinding and the field writes.
  */
 const NAMED = new Set([
   ...HOT,
+  "POST /v1/datasets/tags/unbinding",
+  "POST /v1/datasets/{dataset_id}/metadata",
+  "DELETE /v1/datasets/{dataset_id}/metadata/{metadata_id}",
   "GET /v1/datasets/{dataset_id}/documents",
   "GET /v1/datasets/{dataset_id}/tags",
   "GET /v1/conversations/{conversation_id}/variables",
@@ -145,7 +148,7 @@ const CASES: Case[] = [
   {
     operation: "POST /v1/datasets/tags/binding",
     key: "knowledge",
-    ceiling: 2,
+    ceiling: 1,
     status: 204,
     request: () => ({
       method: "POST",
@@ -156,7 +159,7 @@ const CASES: Case[] = [
   {
     operation: "POST /v1/datasets/tags/unbinding",
     key: "knowledge",
-    ceiling: 2,
+    ceiling: 1,
     status: 204,
     request: () => ({
       method: "POST",
@@ -181,7 +184,7 @@ const CASES: Case[] = [
   {
     operation: "POST /v1/datasets/{dataset_id}/metadata",
     key: "knowledge",
-    ceiling: 2,
+    ceiling: 1,
     status: 201,
     request: () => ({
       method: "POST",
@@ -192,7 +195,7 @@ const CASES: Case[] = [
   {
     operation: "PATCH /v1/datasets/{dataset_id}/metadata/{metadata_id}",
     key: "knowledge",
-    ceiling: 2,
+    ceiling: 1,
     status: 200,
     request: () => ({
       method: "PATCH",
@@ -203,7 +206,7 @@ const CASES: Case[] = [
   {
     operation: "DELETE /v1/datasets/{dataset_id}/metadata/{metadata_id}",
     key: "knowledge",
-    ceiling: 2,
+    ceiling: 1,
     status: 204,
     prepare: async () => {
       const field = aMetadataField(dataset(), { name: unique("doomed") });

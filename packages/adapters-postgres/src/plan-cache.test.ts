@@ -93,7 +93,17 @@ async function sendHotStatements({
   return namedStatementsOf(async () => {
     await documents.findDetail(workspace.id, dataset.id, document.id);
     await metadata.findFieldUsage(workspace.id, dataset.id);
-    await tags.findForBinding(workspace.id, dataset.id, [tag.id]);
+    await tags.bindToDataset({
+      workspaceId: workspace.id,
+      datasetId: dataset.id,
+      tags: [{ tagId: tag.id, bindingId: crypto.randomUUID() }],
+      createdAt: 1,
+    });
+    await tags.unbindFromDataset(workspace.id, dataset.id, [tag.id]);
+    const written = aMetadataField(dataset.id, { name: "written" });
+    await metadata.createField(written, workspace.id);
+    await metadata.renameField(dataset.id, written.id, "renamed", workspace.id);
+    await metadata.deleteField(dataset.id, written.id, workspace.id);
     await conversations.findForVariableUpdate(app.id, user.sessionId, conversation.id, variable.id);
     await conversations.updateVariableValueIfAllowed({
       appId: app.id,

@@ -78,11 +78,22 @@ async function readEverything() {
   await metadata.valuesOf(document.id);
   await metadata.listFieldUsage(dataset.id);
   await tags.findByIds([tag.id]);
-  // One read per request: what Get Document, List Metadata Fields, Create Tag Binding and Update
-  // Conversation Variable read, each in one statement.
+  // One read per request: what Get Document, List Metadata Fields and Update Conversation Variable
+  // read, each in one statement; Create and Remove Tag Binding check their dataset as they write.
   await documents.findDetail(workspace.id, dataset.id, document.id);
   await metadata.findFieldUsage(workspace.id, dataset.id);
-  await tags.findForBinding(workspace.id, dataset.id, [tag.id]);
+  await tags.bindToDataset({
+    workspaceId: workspace.id,
+    datasetId: dataset.id,
+    tags: [{ tagId: tag.id, bindingId: "bound" }],
+    createdAt: 1,
+  });
+  await tags.unbindFromDataset(workspace.id, dataset.id, [tag.id]);
+  // The field writes, checking the dataset as they write.
+  const written = aMetadataField(dataset.id, { name: "written" });
+  await metadata.createField(written, workspace.id);
+  await metadata.renameField(dataset.id, written.id, "renamed", workspace.id);
+  await metadata.deleteField(dataset.id, written.id, workspace.id);
   await conversations.findForVariableUpdate(app.id, endUser.sessionId, conversation.id, variable.id);
   await tags.bind([
     { id: "b", workspaceId: workspace.id, tagId: tag.id, targetId: dataset.id, createdAt: 1 },
@@ -146,23 +157,13 @@ async function readEverything() {
 }
 
 /** The reads SQLite makes apart by default, gathered into one statement each (`gatherReads`). */
-async function readGathered({
-  workspace,
-  dataset,
-  document,
-  tag,
-  app,
-  endUser,
-  conversation,
-  variable,
-}: Seeded) {
+async function readGathered({ workspace, dataset, document, app, endUser, conversation, variable }: Seeded) {
   const gathered = await openSqliteStore({ databaseUrl: path, gatherReads: true, onQuery: record });
   const { documents, metadata, tags, conversations, datasets } = gathered.repositories;
   recording = true;
   await documents.findDetail(workspace.id, dataset.id, document.id);
   await metadata.findFieldUsage(workspace.id, dataset.id);
   await metadata.findForValueWrite(workspace.id, dataset.id, [document.id]);
-  await tags.findForBinding(workspace.id, dataset.id, [tag.id]);
   await tags.findBoundToDataset(workspace.id, dataset.id);
   await conversations.findForVariableUpdate(app.id, endUser.sessionId, conversation.id, variable.id);
   await datasets.findOverview(workspace.id, dataset.id);
@@ -199,13 +200,15 @@ describe("SQLite query plans", () => {
           .prepare(`explain query plan ${sql}`)
           .all(...(parameters as unknown[]))
           .map((step) => (step as { detail: string }).detail);
-        // A sub-query's own rows (a page already cut to its size) are read whole, which is no table scan.
+        // A sub-query's own rows (a page already cut to its size) and a statement's own `values` rows
+        // (`SCAN CONSTANT ROW`) are read whole, which is no table scan.
         const subqueries = plan.flatMap(
           (detail) => /^(?:CO-ROUTINE|MATERIALIZE) (\S+)/.exec(detail)?.[1] ?? [],
         );
         const fullScans = plan.filter(
           (detail) =>
             /^SCAN /.test(detail) &&
+            detail !== "SCAN CONSTANT ROW" &&
             !/USING (COVERING )?INDEX|VIRTUAL TABLE INDEX/.test(detail) &&
             !subqueries.includes(detail.slice("SCAN ".length).replace(/ LEFT-JOIN$/, "")),
         );

@@ -12,6 +12,14 @@ export interface DocumentValueChanges {
 }
 
 /**
+ * The workspace whose key made a request, for a write that checks its dataset as it writes (one
+ * statement instead of a read and a write): it writes only while the dataset is that workspace's
+ * and serves the API (`enable_api`), and otherwise answers as it answers for a missing item. The
+ * caller reads the dataset, only then, to tell which.
+ */
+export type ServedTo = string;
+
+/**
  * Custom metadata fields of datasets and their values on documents. Values are keyed by field id,
  * so a field keeps its values through a rename. Each field's count of documents holding a value is
  * kept by the store in step with every write.
@@ -21,22 +29,30 @@ export interface MetadataRepository {
   saveField(field: MetadataField): Promise<void>;
   /**
    * Inserts a new field; false, writing nothing, when its dataset has a field of that name. Of
-   * concurrent creates of one name, exactly one succeeds.
+   * concurrent creates of one name, exactly one succeeds. With `servedTo` (a workspace's id), see
+   * {@link ServedTo}: false too, writing nothing, when the dataset does not serve that workspace.
    */
-  createField(field: MetadataField): Promise<boolean>;
+  createField(field: MetadataField, servedTo?: ServedTo): Promise<boolean>;
   /** The dataset's field with this id; a field of another dataset is absent. */
   findField(datasetId: string, fieldId: string): Promise<MetadataField | undefined>;
   /**
    * Renames the dataset's field, in one statement: the field as renamed; "not_found" when the
    * dataset has none of that id; "name_taken", writing nothing, when another of its fields has the
-   * name. Renaming a field to its own name succeeds.
+   * name. Renaming a field to its own name succeeds. With `servedTo`, "not_found" too when the
+   * dataset does not serve that workspace.
    */
-  renameField(datasetId: string, fieldId: string, name: string): Promise<Renamed<MetadataField>>;
+  renameField(
+    datasetId: string,
+    fieldId: string,
+    name: string,
+    servedTo?: ServedTo,
+  ): Promise<Renamed<MetadataField>>;
   /**
    * Deletes the dataset's field and its value on every document, in one statement; false when the
-   * dataset has none of that id (never had, or a concurrent request deleted it).
+   * dataset has none of that id (never had, or a concurrent request deleted it). With `servedTo`,
+   * false too, writing nothing, when the dataset does not serve that workspace.
    */
-  deleteField(datasetId: string, fieldId: string): Promise<boolean>;
+  deleteField(datasetId: string, fieldId: string, servedTo?: ServedTo): Promise<boolean>;
   /** The dataset's fields in creation order: by creation time, ties in the order created, then by id. */
   listFields(datasetId: string): Promise<MetadataField[]>;
   /** The fields of each dataset, in creation order; a dataset without any maps to []. */

@@ -1,5 +1,13 @@
 import type { CountedTag, Dataset, Tag, TagBinding, TagType } from "@service-api/domain";
 
+/** What Create Tag Binding asks to write: each tag asked for with the id its new binding takes. */
+export interface DatasetBinding {
+  workspaceId: string;
+  datasetId: string;
+  tags: readonly { tagId: string; bindingId: string }[];
+  createdAt: number;
+}
+
 /** What a rename in one statement found: the item as renamed, no such item, or its name taken. */
 export type Renamed<T> = T | "not_found" | "name_taken";
 
@@ -20,15 +28,6 @@ export interface TagRepository {
   findInWorkspace(workspaceId: string, type: TagType, tagId: string): Promise<CountedTag | undefined>;
   /** The tags among these ids that exist, of any workspace and type, in no particular order. */
   findByIds(ids: readonly string[]): Promise<Tag[]>;
-  /**
-   * The workspace's dataset (absent when it has none of that id) and the tags among `ids` as
-   * `findByIds` finds them, read together: one statement where the store can.
-   */
-  findForBinding(
-    workspaceId: string,
-    datasetId: string,
-    ids: readonly string[],
-  ): Promise<{ dataset: Dataset | undefined; tags: Tag[] }>;
   /** The workspace's tags, by type, name (in code point order), then id. */
   listInWorkspace(workspaceId: string): Promise<Tag[]>;
   /** The workspace's tags of one type with their binding counts, newest first (`createdAt`), then by id. */
@@ -52,6 +51,19 @@ export interface TagRepository {
   bind(bindings: readonly TagBinding[]): Promise<void>;
   /** Deletes the target's bindings to these tags; other ids and pairs not bound are ignored. */
   unbind(targetId: string, tagIds: readonly string[]): Promise<void>;
+  /**
+   * Binds the workspace's knowledge tags among those asked for to the workspace's dataset, as `bind`
+   * binds (`eligibleTagIds`: other ids are ignored, pairs already bound keep their binding). False,
+   * writing nothing, when the workspace has no dataset of that id. One statement where the store
+   * can: the dataset is checked as the bindings are written.
+   */
+  bindToDataset(binding: DatasetBinding): Promise<boolean>;
+  /**
+   * Unbinds the workspace's knowledge tags among `tagIds` from the workspace's dataset; other ids
+   * and pairs not bound are ignored. False, writing nothing, when the workspace has no dataset of
+   * that id. One statement where the store can.
+   */
+  unbindFromDataset(workspaceId: string, datasetId: string, tagIds: readonly string[]): Promise<boolean>;
   /** Ids of the tags bound to the target, in id order. */
   boundTagIds(targetId: string): Promise<string[]>;
   /** The tags bound to each target, by name (in code point order) then id; a target without any maps to []. */

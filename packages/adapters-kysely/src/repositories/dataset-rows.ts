@@ -2,7 +2,7 @@ import type { Dataset } from "@service-api/domain";
 import type { Kysely, Selectable } from "kysely";
 import type { DatabaseSchema, DatasetTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
-import { fromFlag, processRuleFromColumns } from "./rows.js";
+import { fromFlag, processRuleFromColumns, toFlag } from "./rows.js";
 
 export type DatasetRow = Selectable<DatasetTable>;
 
@@ -58,10 +58,27 @@ export function datasetFromPrefixed(row: Record<string, unknown>): Dataset {
 }
 
 /**
- * The dataset's id, as a sub-select that locks its row where rows lock: a single write statement
- * that compares against it takes the dataset's lock before any row it changes.
+ * The dataset's id, as a sub-select; with `servedTo` (`ServedTo`), only while the dataset is that
+ * workspace's and serves the API, so a write that compares against it checks the dataset as it
+ * writes.
  */
-export function lockedDataset(db: Kysely<DatabaseSchema>, features: SqlFeatures, datasetId: string) {
+export function datasetServing(db: Kysely<DatabaseSchema>, datasetId: string, servedTo: string | undefined) {
   const select = db.selectFrom("datasets").select("id").where("id", "=", datasetId);
+  return servedTo === undefined
+    ? select
+    : select.where("workspace_id", "=", servedTo).where("enable_api", "=", toFlag(true));
+}
+
+/**
+ * `datasetServing`, locking the dataset's row where rows lock: a single write statement that
+ * compares against it takes the dataset's lock before any row it changes.
+ */
+export function lockedDataset(
+  db: Kysely<DatabaseSchema>,
+  features: SqlFeatures,
+  datasetId: string,
+  servedTo?: string,
+) {
+  const select = datasetServing(db, datasetId, servedTo);
   return features.locksRows ? select.forUpdate() : select;
 }

@@ -5,11 +5,16 @@ import type {
   MetadataFieldUsage,
 } from "@service-api/domain";
 import type { DocumentValueChanges, MetadataRepository, Renamed } from "@service-api/ports";
-import type { Kysely, Selectable } from "kysely";
+import { type Kysely, type Selectable, sql } from "kysely";
 import { compiledForIds, compiledRead, compiledReadWith } from "../compiled-read.js";
 import type { DatabaseSchema, MetadataFieldTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
-import { DATASET_COLUMNS_PREFIXED, datasetFromPrefixed, lockedDataset } from "./dataset-rows.js";
+import {
+  DATASET_COLUMNS_PREFIXED,
+  datasetFromPrefixed,
+  datasetServing,
+  lockedDataset,
+} from "./dataset-rows.js";
 import { entryFromRow, valuesWithFields } from "./metadata-rows.js";
 import { writeValues } from "./metadata-value-writes.js";
 import { jsonRows, updateAllBut } from "./rows.js";
@@ -65,15 +70,64 @@ const fieldOfDataset = compiledRead((db, datasetId: string, fieldId: string) =>
     .where("id", "=", fieldId)
     .where("dataset_id", "=", datasetId),
 );
-/** Compiled once (on PostgreSQL, named): renames run as often as reads. */
-const renameField = compiledRead((db, datasetId: string, fieldId: string, name: string) =>
-  db
-    .updateTable("metadata_fields")
-    .set({ name })
-    .where("id", "=", fieldId)
-    .where("dataset_id", "=", datasetId)
-    .returning(FIELD_COLUMNS),
-);
+/**
+ * A field's write statements, compiled once (on PostgreSQL, named): without a dataset check, and
+ * checking that the dataset serves the workspace (`ServedTo`) as they write.
+ */
+const fieldWrites = (served: boolean) => ({
+  /** The field after the dataset's last, unless its name is taken; the dataset's row gives its id. */
+  insert: compiledRead(
+    (
+      db,
+      id: string,
+      datasetId: string,
+      name: string,
+      type: string,
+      createdAt: number,
+      servedTo: string | undefined,
+    ) =>
+      db
+        .insertInto("metadata_fields")
+        .columns(["id", "dataset_id", "name", "type", "created_at", "position"])
+        .expression(
+          db
+            .selectFrom(datasetServing(db, datasetId, served ? servedTo : undefined).as("ds"))
+            .select([
+              sql.val(id).as("id"),
+              "ds.id as dataset_id",
+              sql.val(name).as("name"),
+              sql.val(type).as("type"),
+              sql`cast(${createdAt} as bigint)`.as("created_at"),
+              nextPosition(db, datasetId).as("position"),
+            ])
+            // SQLite reads `ON CONFLICT` after a `SELECT` without `WHERE` as a join's `ON`.
+            .where(sql<boolean>`true`),
+        )
+        .onConflict((conflict) => conflict.doNothing())
+        .returning("id"),
+  ),
+  rename: compiledRead((db, datasetId: string, fieldId: string, name: string, servedTo: string | undefined) =>
+    db
+      .updateTable("metadata_fields")
+      .set({ name })
+      .where("id", "=", fieldId)
+      .where("dataset_id", "=", datasetServing(db, datasetId, served ? servedTo : undefined))
+      .returning(FIELD_COLUMNS),
+  ),
+  // The values go with the field (foreign key, on delete cascade), and their triggers take the
+  // field's counter rows. Where rows lock, the dataset is locked first, in the same statement, as
+  // every write to its documents and values does: one lock order, no deadlock.
+  delete: compiledReadWith((db, features, datasetId: string, fieldId: string, servedTo: string | undefined) =>
+    db
+      .deleteFrom("metadata_fields")
+      .where("id", "=", fieldId)
+      .where("dataset_id", "=", lockedDataset(db, features, datasetId, served ? servedTo : undefined))
+      .returning("id"),
+  ),
+});
+const FIELD_WRITES = { any: fieldWrites(false), served: fieldWrites(true) };
+const fieldWritesFor = (servedTo: string | undefined) =>
+  servedTo === undefined ? FIELD_WRITES.any : FIELD_WRITES.served;
 const valuesOfDocument = compiledRead((db, documentId: string) => valuesWithFields(db, documentId));
 const valuesOfDocuments = compiledForIds((db, among) =>
   db
@@ -186,14 +240,18 @@ export class KyselyMetadataRepository implements MetadataRepository {
       .execute();
   }
 
-  async createField(field: MetadataField): Promise<boolean> {
-    // The unique (dataset, name) constraint settles races: a taken name inserts nothing.
-    const inserted = await this.db
-      .insertInto("metadata_fields")
-      .values({ ...fieldRow(field), position: nextPosition(this.db, field.datasetId) })
-      .onConflict((conflict) => conflict.doNothing())
-      .returning("id")
-      .execute();
+  async createField(field: MetadataField, servedTo?: string): Promise<boolean> {
+    // One statement: the unique (dataset, name) constraint settles races, a taken name inserts nothing.
+    const { id, datasetId, name, type, createdAt } = field;
+    const inserted = await fieldWritesFor(servedTo).insert(
+      this.db,
+      id,
+      datasetId,
+      name,
+      type,
+      createdAt,
+      servedTo,
+    );
     return inserted.length > 0;
   }
 
@@ -202,11 +260,16 @@ export class KyselyMetadataRepository implements MetadataRepository {
     return row && fieldFromRow(row);
   }
 
-  async renameField(datasetId: string, fieldId: string, name: string): Promise<Renamed<MetadataField>> {
+  async renameField(
+    datasetId: string,
+    fieldId: string,
+    name: string,
+    servedTo?: string,
+  ): Promise<Renamed<MetadataField>> {
     // Values are keyed by field id: one row changes, whatever the number of documents. The unique
     // (dataset, name) constraint refuses a taken name; no read first.
     try {
-      const [row] = await renameField(this.db, datasetId, fieldId, name);
+      const [row] = await fieldWritesFor(servedTo).rename(this.db, datasetId, fieldId, name, servedTo);
       return row ? fieldFromRow(row) : "not_found";
     } catch (error) {
       if (this.features.isUniqueViolation(error)) return "name_taken";
@@ -214,16 +277,14 @@ export class KyselyMetadataRepository implements MetadataRepository {
     }
   }
 
-  async deleteField(datasetId: string, fieldId: string): Promise<boolean> {
-    // One statement: the values go with the field (foreign key, on delete cascade), and their
-    // triggers take the field's counter rows. Where rows lock, the dataset is locked first, in the same
-    // statement, as every write to its documents and values does: one lock order, no deadlock.
-    const result = await this.db
-      .deleteFrom("metadata_fields")
-      .where("id", "=", fieldId)
-      .where("dataset_id", "=", lockedDataset(this.db, this.features, datasetId))
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+  async deleteField(datasetId: string, fieldId: string, servedTo?: string): Promise<boolean> {
+    const deleted = await fieldWritesFor(servedTo).delete(this.features)(
+      this.db,
+      datasetId,
+      fieldId,
+      servedTo,
+    );
+    return deleted.length > 0;
   }
 
   async listFields(datasetId: string): Promise<MetadataField[]> {

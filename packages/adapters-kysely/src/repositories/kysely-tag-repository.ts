@@ -1,7 +1,14 @@
 import type { CountedTag, Dataset, Tag, TagBinding, TagType } from "@service-api/domain";
-import type { Renamed, TagRepository } from "@service-api/ports";
-import { type Kysely, type Selectable, sql } from "kysely";
-import { compiledByCount, compiledForIds, compiledRead, LARGEST_COMPILED_COUNT } from "../compiled-read.js";
+import type { DatasetBinding, Renamed, TagRepository } from "@service-api/ports";
+import { type Kysely, type QueryCreator, type RawBuilder, type Selectable, sql } from "kysely";
+import {
+  type AmongIds,
+  compiledByCount,
+  compiledForIds,
+  compiledRead,
+  LARGEST_COMPILED_COUNT,
+  runBuilt,
+} from "../compiled-read.js";
 import type { DatabaseSchema, TagTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { DATASET_COLUMNS_PREFIXED, datasetFromPrefixed } from "./dataset-rows.js";
@@ -29,17 +36,6 @@ const tagRow = (tag: Tag) => ({
 });
 
 const tagsByIds = compiledForIds((db, among) => db.selectFrom("tags").selectAll().where(among("id")));
-
-/** The dataset (columns prefixed `ds_`) with one row per tag among the ids (at least one row while it exists). */
-const datasetWithTags = compiledForIds((db, among, _features, workspaceId, datasetId) =>
-  db
-    .selectFrom("datasets as ds")
-    .leftJoin("tags as tag", (join) => join.on(among("tag.id")))
-    .select(DATASET_COLUMNS_PREFIXED as never[])
-    .select(["tag.id", "tag.workspace_id", "tag.type", "tag.name", "tag.created_at"])
-    .where("ds.id", "=", datasetId as string)
-    .where("ds.workspace_id", "=", workspaceId as string),
-);
 
 const TAG_COLUMNS = ["tags.id", "tags.workspace_id", "tags.type", "tags.name", "tags.created_at"] as const;
 const tagsBoundTo = compiledForIds((db, among) =>
@@ -94,6 +90,127 @@ const insertBindings = compiledByCount((db, count, ...values) =>
       ) as { id: string; workspace_id: string; tag_id: string; target_id: string; created_at: number }[],
     )
     .onConflict((conflict) => conflict.columns(["tag_id", "target_id"]).doNothing()),
+);
+
+/**
+ * Binds the asked tags (`asked`: rows of a binding id and a tag id) that are the workspace's
+ * knowledge tags to its dataset, in tag order (so concurrent binds take the pairs in one order);
+ * nothing without the dataset. Pairs already bound keep their binding.
+ */
+function bindEligible(
+  db: QueryCreator<DatabaseSchema>,
+  asked: RawBuilder<unknown>,
+  workspaceId: string,
+  datasetId: string,
+  createdAt: number,
+) {
+  return db
+    .insertInto("tag_bindings")
+    .columns(["id", "workspace_id", "tag_id", "target_id", "created_at"])
+    .expression((eb) =>
+      eb
+        .selectFrom(asked.as("asked") as never as "tags")
+        .innerJoin("tags as tag", "tag.id", sql.ref("asked.column2") as never)
+        .innerJoin("datasets as ds", (join) =>
+          join.on("ds.id", "=", datasetId).on("ds.workspace_id", "=", workspaceId),
+        )
+        .select([
+          sql.ref("asked.column1").as("id") as never,
+          "tag.workspace_id",
+          "tag.id as tag_id",
+          "ds.id as target_id",
+          sql`cast(${createdAt} as bigint)`.as("created_at"),
+        ])
+        .where("tag.workspace_id", "=", workspaceId)
+        .where("tag.type", "=", "knowledge")
+        .orderBy("tag.id"),
+    )
+    .onConflict((conflict) => conflict.columns(["tag_id", "target_id"]).doNothing());
+}
+
+/** `bindEligible` and, in the same statement, whether the workspace has the dataset (`found`). */
+const bindingIn = (
+  db: Kysely<DatabaseSchema>,
+  asked: RawBuilder<unknown>,
+  workspaceId: string,
+  datasetId: string,
+  createdAt: number,
+) =>
+  db
+    .with("bound", (w) => bindEligible(w, asked, workspaceId, datasetId, createdAt))
+    .selectFrom("datasets")
+    .select((eb) => eb.fn.countAll<number | string>().as("found"))
+    .where("id", "=", datasetId)
+    .where("workspace_id", "=", workspaceId)
+    .compile();
+
+/** The asked tags as a table of `count` rows, each of two parameters: a binding's id, a tag's id. */
+const askedValues = (count: number, values: readonly unknown[]) =>
+  sql`(values ${sql.join(
+    Array.from({ length: count }, (_, row) => sql`(${values[2 * row]}, ${values[2 * row + 1]})`),
+  )})`;
+
+/** `bindingIn` for up to `LARGEST_COMPILED_COUNT` tags, compiled (on PostgreSQL, named) per count. */
+const bindInDataset = compiledByCount<{ found: number | string }>((db, count, ...args) => {
+  const [workspaceId, datasetId, createdAt] = args.slice(2 * count) as [string, string, number];
+  return db
+    .with("bound", (w) => bindEligible(w, askedValues(count, args), workspaceId, datasetId, createdAt))
+    .selectFrom("datasets")
+    .select((eb) => eb.fn.countAll<number | string>().as("found"))
+    .where("id", "=", datasetId)
+    .where("workspace_id", "=", workspaceId);
+});
+
+const bindEligibleByCount = compiledByCount((db, count, ...args) => {
+  const [workspaceId, datasetId, createdAt] = args.slice(2 * count) as [string, string, number];
+  return bindEligible(db, askedValues(count, args), workspaceId, datasetId, createdAt);
+});
+
+const datasetInWorkspace = compiledRead((db, workspaceId: string, datasetId: string) =>
+  db.selectFrom("datasets").select("id").where("id", "=", datasetId).where("workspace_id", "=", workspaceId),
+);
+
+/** Deletes the dataset's bindings of the workspace's knowledge tags among the ids; none without it. */
+const unbindingOf = (
+  db: QueryCreator<DatabaseSchema>,
+  among: AmongIds,
+  workspaceId: string,
+  datasetId: string,
+) =>
+  db
+    .deleteFrom("tag_bindings")
+    .where("target_id", "=", (eb) =>
+      eb
+        .selectFrom("datasets")
+        .select("id")
+        .where("id", "=", datasetId)
+        .where("workspace_id", "=", workspaceId),
+    )
+    .where(among("tag_bindings.tag_id"))
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom("tags")
+          .select("tags.id")
+          .whereRef("tags.id", "=", "tag_bindings.tag_id")
+          .where("tags.workspace_id", "=", workspaceId)
+          .where("tags.type", "=", "knowledge"),
+      ),
+    );
+
+const unbindEligible = compiledForIds((db, among, _features, workspaceId, datasetId) =>
+  unbindingOf(db, among, workspaceId as string, datasetId as string),
+);
+
+/** `unbindEligible` and, in the same statement, whether the workspace has the dataset (`found`). */
+const unbindInDataset = compiledForIds<{ found: number | string }>(
+  (db, among, _features, workspaceId, datasetId) =>
+    db
+      .with("unbound", (w) => unbindingOf(w, among, workspaceId as string, datasetId as string))
+      .selectFrom("datasets")
+      .select((eb) => eb.fn.countAll<number | string>().as("found"))
+      .where("id", "=", datasetId as string)
+      .where("workspace_id", "=", workspaceId as string),
 );
 
 const insertTag = compiledRead(
@@ -166,11 +283,6 @@ export class KyselyTagRepository implements TagRepository {
   async findInWorkspace(workspaceId: string, type: TagType, tagId: string): Promise<CountedTag | undefined> {
     const [row] = await tagOfKind(this.db, workspaceId, type, tagId);
     return row && countedFromRow(row);
-  }
-
-  async findForBinding(workspaceId: string, datasetId: string, ids: readonly string[]) {
-    const unique = [...new Set(ids)];
-    return datasetAndTags(await datasetWithTags(this.db, this.features, unique, workspaceId, datasetId));
   }
 
   async findBoundToDataset(workspaceId: string, datasetId: string) {
@@ -262,6 +374,48 @@ export class KyselyTagRepository implements TagRepository {
         this.features.inList(eb.ref("tag_id"), this.features.listParameter([...new Set(tagIds)])),
       )
       .execute();
+  }
+
+  async bindToDataset({ workspaceId, datasetId, tags, createdAt }: DatasetBinding): Promise<boolean> {
+    const asked = tags.flatMap(({ bindingId, tagId }) => [bindingId, tagId]);
+    if (this.features.modifyingCtes && tags.length > 0) {
+      const [row] = await (tags.length > LARGEST_COMPILED_COUNT
+        ? runBuilt(this.db, bindingIn(this.db, this.askedRows(tags), workspaceId, datasetId, createdAt))
+        : bindInDataset(this.db, tags.length, ...asked, workspaceId, datasetId, createdAt));
+      return Number(row?.found ?? 0) > 0;
+    }
+    // No tags to bind, or a WITH cannot write (SQLite, where a read costs no round trip): the
+    // dataset's read, then the write.
+    const [found] = await datasetInWorkspace(this.db, workspaceId, datasetId);
+    if (!found) return false;
+    if (tags.length > LARGEST_COMPILED_COUNT) {
+      await this.db.executeQuery(
+        bindEligible(this.db, this.askedRows(tags), workspaceId, datasetId, createdAt).compile(),
+      );
+    } else if (tags.length > 0) {
+      await bindEligibleByCount(this.db, tags.length, ...asked, workspaceId, datasetId, createdAt);
+    }
+    return true;
+  }
+
+  /** The tags asked for, past the kept statements' counts: one parameter, however many. */
+  private askedRows(tags: DatasetBinding["tags"]) {
+    return this.features.rowsOf(
+      tags.map(({ bindingId, tagId }) => [bindingId, tagId]),
+      2,
+    );
+  }
+
+  async unbindFromDataset(workspaceId: string, datasetId: string, tagIds: readonly string[]) {
+    const unique = [...new Set(tagIds)];
+    if (this.features.modifyingCtes) {
+      const [row] = await unbindInDataset(this.db, this.features, unique, workspaceId, datasetId);
+      return Number(row?.found ?? 0) > 0;
+    }
+    const [found] = await datasetInWorkspace(this.db, workspaceId, datasetId);
+    if (!found) return false;
+    if (unique.length > 0) await unbindEligible(this.db, this.features, unique, workspaceId, datasetId);
+    return true;
   }
 
   async boundTagIds(targetId: string): Promise<string[]> {

@@ -65,11 +65,6 @@ export function readSeparately({
     };
   };
 
-  tags.findForBinding = async (workspaceId, datasetId, ids) => {
-    const dataset = await datasets.findInWorkspace(workspaceId, datasetId);
-    return { dataset, tags: dataset ? await tags.findByIds(ids) : [] };
-  };
-
   tags.findBoundToDataset = async (workspaceId, datasetId) => {
     const dataset = await datasets.findInWorkspace(workspaceId, datasetId);
     if (!dataset) return { dataset, tags: [] };

@@ -18,3 +18,17 @@ export class OpenDataset {
     return ensureDatasetServesApi(await this.datasets.findInWorkspace(input.workspaceId, input.datasetId));
   }
 }
+
+/**
+ * For a request refused without its dataset read (a write that checks the dataset as it writes,
+ * `ServedTo`, or a check made before that write): throws the dataset's own error (404, 403) if it
+ * has one, else `error`. The dataset is read only on refusal, and its errors still come first.
+ */
+export async function refusedAfterDataset(
+  datasets: DatasetRepository,
+  { workspaceId, datasetId }: OpenDatasetInput,
+  error: unknown,
+): Promise<never> {
+  ensureDatasetServesApi(await datasets.findInWorkspace(workspaceId, datasetId));
+  throw error;
+}

@@ -1,33 +1,40 @@
-import type { Dataset, MetadataField, MetadataFieldType } from "@service-api/domain";
-import type { Clock, IdGenerator, MetadataRepository } from "@service-api/ports";
+import type { MetadataField, MetadataFieldType } from "@service-api/domain";
+import type { Clock, DatasetRepository, IdGenerator, MetadataRepository } from "@service-api/ports";
+import { refusedAfterDataset } from "../datasets/open-dataset.js";
 import { ensureFieldName, metadataNameTaken } from "./metadata-field-rules.js";
 
 export interface CreateMetadataFieldInput {
-  dataset: Dataset;
+  workspaceId: string;
+  datasetId: string;
   type: MetadataFieldType;
   name: string;
 }
 
-/** Create Metadata Field: a custom field, last of the dataset's, its name free in the dataset. */
+/**
+ * Create Metadata Field: a custom field, last of the dataset's, its name free in the dataset. One
+ * write that checks the dataset as it inserts; the dataset (404, 403) is read only on refusal.
+ */
 export class CreateMetadataField {
   constructor(
     private readonly metadata: MetadataRepository,
+    private readonly datasets: DatasetRepository,
     private readonly ids: IdGenerator,
     private readonly clock: Clock,
   ) {}
 
-  async execute({ dataset, type, name }: CreateMetadataFieldInput): Promise<MetadataField> {
-    ensureFieldName(name);
-    const field = {
-      id: this.ids.next(),
-      datasetId: dataset.id,
-      name,
-      type,
-      createdAt: this.clock.nowSeconds(),
-    };
-    // One statement: the store's unique (dataset, name) settles races. Fields created at once
-    // may share a place; their order is then by id, as for any tie.
-    if (!(await this.metadata.createField(field))) throw metadataNameTaken();
+  async execute(input: CreateMetadataFieldInput): Promise<MetadataField> {
+    const { workspaceId, datasetId, type, name } = input;
+    try {
+      ensureFieldName(name);
+    } catch (error) {
+      return refusedAfterDataset(this.datasets, input, error);
+    }
+    const field = { id: this.ids.next(), datasetId, name, type, createdAt: this.clock.nowSeconds() };
+    // The store's unique (dataset, name) settles races. Fields created at once may share a place;
+    // their order is then by id, as for any tie.
+    if (!(await this.metadata.createField(field, workspaceId))) {
+      return refusedAfterDataset(this.datasets, input, metadataNameTaken());
+    }
     return field;
   }
 }

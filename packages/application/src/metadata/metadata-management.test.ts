@@ -21,9 +21,9 @@ async function setup() {
     workspace,
     dataset,
     documents,
-    create: new CreateMetadataField(world.metadata, world.ids, world.clock),
-    rename: new RenameMetadataField(world.metadata),
-    remove: new DeleteMetadataField(world.metadata),
+    create: new CreateMetadataField(world.metadata, world.datasets, world.ids, world.clock),
+    rename: new RenameMetadataField(world.metadata, world.datasets),
+    remove: new DeleteMetadataField(world.metadata, world.datasets),
     set: new SetDocumentMetadata(world.metadata),
     toggle: new ToggleBuiltInFields(world.datasets, world.clock),
     list: new ListMetadataFields(world.metadata),
@@ -33,9 +33,19 @@ async function setup() {
 describe("metadata field management", () => {
   it("creates fields last in the list, refusing blank, long, built-in and taken names in that order", async () => {
     const { world, workspace, dataset, create, list } = await setup();
-    const author = await create.execute({ dataset, type: "string", name: "author" });
+    const author = await create.execute({
+      workspaceId: dataset.workspaceId,
+      datasetId: dataset.id,
+      type: "string",
+      name: "author",
+    });
     world.clock.now += 1;
-    const year = await create.execute({ dataset, type: "number", name: "year" });
+    const year = await create.execute({
+      workspaceId: dataset.workspaceId,
+      datasetId: dataset.id,
+      type: "number",
+      name: "year",
+    });
     const listed = await list.execute({ workspaceId: workspace.id, datasetId: dataset.id });
     expect(listed.fields.map((field) => [field.id, field.count])).toEqual([
       [author.id, 0],
@@ -47,7 +57,14 @@ describe("metadata field management", () => {
       ["upload_date", "Metadata name already exists in Built-in fields."],
       ["author", "Metadata name already exists."],
     ]) {
-      await expect(create.execute({ dataset, type: "string", name: name! })).rejects.toMatchObject({
+      await expect(
+        create.execute({
+          workspaceId: dataset.workspaceId,
+          datasetId: dataset.id,
+          type: "string",
+          name: name!,
+        }),
+      ).rejects.toMatchObject({
         code: "invalid_param",
         message,
       });
@@ -56,8 +73,18 @@ describe("metadata field management", () => {
 
   it("renames a field keeping its values, 404s a missing field before a taken name, accepts its own", async () => {
     const { world, dataset, documents, create, rename, set } = await setup();
-    const author = await create.execute({ dataset, type: "string", name: "author" });
-    await create.execute({ dataset, type: "string", name: "editor" });
+    const author = await create.execute({
+      workspaceId: dataset.workspaceId,
+      datasetId: dataset.id,
+      type: "string",
+      name: "author",
+    });
+    await create.execute({
+      workspaceId: dataset.workspaceId,
+      datasetId: dataset.id,
+      type: "string",
+      name: "editor",
+    });
     await set.execute({
       workspaceId: dataset.workspaceId,
       datasetId: dataset.id,
@@ -65,17 +92,43 @@ describe("metadata field management", () => {
         { documentId: documents[0].id, metadataList: [{ id: author.id, value: "Ada" }], partialUpdate: true },
       ],
     });
-    expect(await rename.execute({ dataset, fieldId: author.id, name: "author" })).toMatchObject({
+    expect(
+      await rename.execute({
+        workspaceId: dataset.workspaceId,
+        datasetId: dataset.id,
+        fieldId: author.id,
+        name: "author",
+      }),
+    ).toMatchObject({
       name: "author",
     });
-    await expect(rename.execute({ dataset, fieldId: "missing", name: "editor" })).rejects.toMatchObject({
+    await expect(
+      rename.execute({
+        workspaceId: dataset.workspaceId,
+        datasetId: dataset.id,
+        fieldId: "missing",
+        name: "editor",
+      }),
+    ).rejects.toMatchObject({
       code: "not_found",
       message: "Metadata not found.",
     });
-    await expect(rename.execute({ dataset, fieldId: author.id, name: "editor" })).rejects.toMatchObject({
+    await expect(
+      rename.execute({
+        workspaceId: dataset.workspaceId,
+        datasetId: dataset.id,
+        fieldId: author.id,
+        name: "editor",
+      }),
+    ).rejects.toMatchObject({
       message: "Metadata name already exists.",
     });
-    await rename.execute({ dataset, fieldId: author.id, name: "writer" });
+    await rename.execute({
+      workspaceId: dataset.workspaceId,
+      datasetId: dataset.id,
+      fieldId: author.id,
+      name: "writer",
+    });
     expect(await world.metadata.valuesOf(documents[0].id)).toEqual([
       { id: author.id, name: "writer", type: "string", value: "Ada" },
     ]);
@@ -83,7 +136,12 @@ describe("metadata field management", () => {
 
   it("deletes a field and its values, and 404s a field of another dataset", async () => {
     const { world, workspace, dataset, documents, create, remove, set } = await setup();
-    const field = await create.execute({ dataset, type: "string", name: "gone" });
+    const field = await create.execute({
+      workspaceId: dataset.workspaceId,
+      datasetId: dataset.id,
+      type: "string",
+      name: "gone",
+    });
     await set.execute({
       workspaceId: dataset.workspaceId,
       datasetId: dataset.id,
@@ -95,19 +153,66 @@ describe("metadata field management", () => {
     await world.datasets.save(other);
     const foreign = aMetadataField(other.id);
     await world.metadata.saveField(foreign);
-    await expect(remove.execute({ dataset, fieldId: foreign.id })).rejects.toMatchObject({
+    await expect(
+      remove.execute({ workspaceId: dataset.workspaceId, datasetId: dataset.id, fieldId: foreign.id }),
+    ).rejects.toMatchObject({
       code: "not_found",
     });
-    await remove.execute({ dataset, fieldId: field.id });
+    await remove.execute({ workspaceId: dataset.workspaceId, datasetId: dataset.id, fieldId: field.id });
     expect(await world.metadata.valuesOf(documents[1].id)).toEqual([]);
+  });
+
+  it("checks the dataset as it writes a field, and answers its 404 or 403 before the field's own errors", async () => {
+    const { world, workspace, dataset, create, rename, remove } = await setup();
+    const author = await create.execute({
+      workspaceId: workspace.id,
+      datasetId: dataset.id,
+      type: "string",
+      name: "author",
+    });
+    const stranger = aWorkspace();
+    await world.workspaces.save(stranger);
+    const elsewhere = { workspaceId: stranger.id, datasetId: dataset.id };
+    const writes = (scope: { workspaceId: string; datasetId: string }) => [
+      () => create.execute({ ...scope, type: "string", name: "author" }),
+      () => create.execute({ ...scope, type: "string", name: " " }),
+      () => create.execute({ ...scope, type: "string", name: "fresh" }),
+      () => rename.execute({ ...scope, fieldId: author.id, name: " " }),
+      () => rename.execute({ ...scope, fieldId: "missing", name: "fresh" }),
+      () => rename.execute({ ...scope, fieldId: author.id, name: "fresh" }),
+      () => remove.execute({ ...scope, fieldId: "missing" }),
+      () => remove.execute({ ...scope, fieldId: author.id }),
+    ];
+    for (const write of writes(elsewhere))
+      await expect(write()).rejects.toMatchObject({ message: "Dataset not found." });
+    await world.datasets.save({ ...dataset, enableApi: false });
+    for (const write of writes({ workspaceId: workspace.id, datasetId: dataset.id }))
+      await expect(write()).rejects.toMatchObject({ message: "Dataset api access is not enabled." });
+    // Nothing was written.
+    expect(await world.metadata.listFields(dataset.id)).toEqual([author]);
   });
 
   it("sets values typed by their field: replacing, or partly, null clearing, the last of a field winning", async () => {
     const { world, dataset, documents, create, set } = await setup();
     const [n, t, s] = [
-      await create.execute({ dataset, type: "number", name: "n" }),
-      await create.execute({ dataset, type: "time", name: "t" }),
-      await create.execute({ dataset, type: "string", name: "s" }),
+      await create.execute({
+        workspaceId: dataset.workspaceId,
+        datasetId: dataset.id,
+        type: "number",
+        name: "n",
+      }),
+      await create.execute({
+        workspaceId: dataset.workspaceId,
+        datasetId: dataset.id,
+        type: "time",
+        name: "t",
+      }),
+      await create.execute({
+        workspaceId: dataset.workspaceId,
+        datasetId: dataset.id,
+        type: "string",
+        name: "s",
+      }),
     ];
     const [first] = documents;
     await set.execute({
@@ -147,7 +252,12 @@ describe("metadata field management", () => {
 
   it("writes nothing when any operation names a missing document or field, or a value of the wrong type", async () => {
     const { world, dataset, documents, create, set } = await setup();
-    const n = await create.execute({ dataset, type: "number", name: "n" });
+    const n = await create.execute({
+      workspaceId: dataset.workspaceId,
+      datasetId: dataset.id,
+      type: "number",
+      name: "n",
+    });
     const good = {
       documentId: documents[0].id,
       metadataList: [{ id: n.id, value: 1 }],
@@ -181,7 +291,12 @@ describe("metadata field management", () => {
 
   it("checks the dataset before anything of the operations: 404 not the workspace's, 403 API off", async () => {
     const { world, workspace, dataset, documents, create, set } = await setup();
-    const field = await create.execute({ dataset, type: "string", name: "s" });
+    const field = await create.execute({
+      workspaceId: dataset.workspaceId,
+      datasetId: dataset.id,
+      type: "string",
+      name: "s",
+    });
     const write = {
       documentId: documents[0].id,
       metadataList: [{ id: field.id, value: "x" }],

@@ -1,4 +1,4 @@
-import { eligibleTagIds, NotFoundError } from "@service-api/domain";
+import { NotFoundError } from "@service-api/domain";
 import type { Clock, IdGenerator, TagRepository } from "@service-api/ports";
 
 export interface BindTagsToDatasetInput {
@@ -10,6 +10,7 @@ export interface BindTagsToDatasetInput {
 /**
  * Create Tag Binding: binds the workspace's knowledge tags among `tagIds` to the dataset. Other ids
  * are ignored; pairs already bound stay as they are. No `enable_api` check, as in the reference.
+ * One write that checks the dataset as it binds (on PostgreSQL one round trip).
  */
 export class BindTagsToDataset {
   constructor(
@@ -19,20 +20,12 @@ export class BindTagsToDataset {
   ) {}
 
   async execute(input: BindTagsToDatasetInput): Promise<void> {
-    const { dataset, tags: found } = await this.tags.findForBinding(
-      input.workspaceId,
-      input.targetId,
-      input.tagIds,
-    );
-    if (!dataset) throw new NotFoundError("Dataset not found");
-    const createdAt = this.clock.nowSeconds();
-    const bindings = eligibleTagIds(input.tagIds, found, dataset.workspaceId).map((tagId) => ({
-      id: this.ids.next(),
-      workspaceId: dataset.workspaceId,
-      tagId,
-      targetId: dataset.id,
-      createdAt,
-    }));
-    await this.tags.bind(bindings);
+    const bound = await this.tags.bindToDataset({
+      workspaceId: input.workspaceId,
+      datasetId: input.targetId,
+      tags: [...new Set(input.tagIds)].map((tagId) => ({ tagId, bindingId: this.ids.next() })),
+      createdAt: this.clock.nowSeconds(),
+    });
+    if (!bound) throw new NotFoundError("Dataset not found");
   }
 }

@@ -1,4 +1,4 @@
-import { eligibleTagIds, NotFoundError } from "@service-api/domain";
+import { NotFoundError } from "@service-api/domain";
 import type { TagRepository } from "@service-api/ports";
 
 export interface UnbindTagsFromDatasetInput {
@@ -10,17 +10,13 @@ export interface UnbindTagsFromDatasetInput {
 /**
  * Remove Tag Binding: unbinds the workspace's knowledge tags among `tagIds` from the dataset. Other
  * ids and pairs not bound are ignored, so it can be repeated. No `enable_api` check, as binding.
+ * One write that checks the dataset as it unbinds.
  */
 export class UnbindTagsFromDataset {
   constructor(private readonly tags: TagRepository) {}
 
   async execute(input: UnbindTagsFromDatasetInput): Promise<void> {
-    const { dataset, tags: found } = await this.tags.findForBinding(
-      input.workspaceId,
-      input.targetId,
-      input.tagIds,
-    );
-    if (!dataset) throw new NotFoundError("Dataset not found");
-    await this.tags.unbind(dataset.id, eligibleTagIds(input.tagIds, found, dataset.workspaceId));
+    const unbound = await this.tags.unbindFromDataset(input.workspaceId, input.targetId, input.tagIds);
+    if (!unbound) throw new NotFoundError("Dataset not found");
   }
 }

@@ -27,9 +27,9 @@ export const metadataFamily = defineFamily({
   token: Symbol("MetadataUseCases") as InjectionToken<MetadataUseCases>,
   useCases: ({ repositories: { datasets, metadata }, clock, ids }) => ({
     listMetadataFields: new ListMetadataFields(metadata),
-    createMetadataField: new CreateMetadataField(metadata, ids, clock),
-    renameMetadataField: new RenameMetadataField(metadata),
-    deleteMetadataField: new DeleteMetadataField(metadata),
+    createMetadataField: new CreateMetadataField(metadata, datasets, ids, clock),
+    renameMetadataField: new RenameMetadataField(metadata, datasets),
+    deleteMetadataField: new DeleteMetadataField(metadata, datasets),
     listBuiltInFields: new ListBuiltInFields(),
     toggleBuiltInFields: new ToggleBuiltInFields(datasets, clock),
     setDocumentMetadata: new SetDocumentMetadata(metadata),

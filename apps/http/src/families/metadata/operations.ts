@@ -56,7 +56,7 @@ export const metadataOperations = (useCases: MetadataUseCases) => [
     tag: TAG,
     summary: "Create a metadata field",
     key: "knowledge",
-    dataset: true,
+    dataset: "in-use-case",
     params: z.object({ dataset_id: datasetId }),
     body: createFieldBody,
     success: { status: 201, description: "The new field.", schema: metadataField, example: FIELD_EXAMPLE },
@@ -67,8 +67,10 @@ export const metadataOperations = (useCases: MetadataUseCases) => [
       invalid("type: must be string, number or time."),
       ...NAME_ERRORS,
     ],
-    async handle({ dataset, body }) {
-      return presentMetadataField(await useCases.createMetadataField.execute({ dataset, ...body }));
+    async handle({ workspaceId, params, body }) {
+      return presentMetadataField(
+        await useCases.createMetadataField.execute({ workspaceId, datasetId: params.dataset_id, ...body }),
+      );
     },
   }),
   defineOperation({
@@ -79,7 +81,7 @@ export const metadataOperations = (useCases: MetadataUseCases) => [
     summary: "Rename a metadata field",
     description: "Every document keeps its value and shows the new name at once.",
     key: "knowledge",
-    dataset: true,
+    dataset: "in-use-case",
     params: fieldParams,
     body: renameFieldBody,
     success: {
@@ -89,9 +91,14 @@ export const metadataOperations = (useCases: MetadataUseCases) => [
       example: FIELD_EXAMPLE,
     },
     errors: [...ALWAYS, ...DATASET, ...BODY, ...NAME_ERRORS, notFound("Metadata not found.")],
-    async handle({ dataset, params, body }) {
+    async handle({ workspaceId, params, body }) {
       return presentMetadataField(
-        await useCases.renameMetadataField.execute({ dataset, fieldId: params.metadata_id, name: body.name }),
+        await useCases.renameMetadataField.execute({
+          workspaceId,
+          datasetId: params.dataset_id,
+          fieldId: params.metadata_id,
+          name: body.name,
+        }),
       );
     },
   }),
@@ -103,12 +110,16 @@ export const metadataOperations = (useCases: MetadataUseCases) => [
     summary: "Delete a metadata field",
     description: "With its value on every document.",
     key: "knowledge",
-    dataset: true,
+    dataset: "in-use-case",
     params: fieldParams,
     success: { status: 204, description: "Deleted." },
     errors: [...ALWAYS, ...DATASET, notFound("Metadata not found.")],
-    async handle({ dataset, params }) {
-      await useCases.deleteMetadataField.execute({ dataset, fieldId: params.metadata_id });
+    async handle({ workspaceId, params }) {
+      await useCases.deleteMetadataField.execute({
+        workspaceId,
+        datasetId: params.dataset_id,
+        fieldId: params.metadata_id,
+      });
     },
   }),
   defineOperation({

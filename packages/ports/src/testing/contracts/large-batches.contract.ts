@@ -163,7 +163,17 @@ export function describeLargeBatchesContract(openStore: OpenStore): void {
       for (const tag of made) await tags.save(tag);
       const ids = [...unknownIds(TOO_MANY_FOR_PARAMETERS), ...made.map(({ id }) => id)];
       expect(await tags.findByIds(ids)).toHaveLength(made.length);
-      expect((await tags.findForBinding(workspace.id, dataset.id, ids)).tags).toHaveLength(made.length);
+      expect(
+        await tags.bindToDataset({
+          workspaceId: workspace.id,
+          datasetId: dataset.id,
+          tags: ids.map((tagId) => ({ tagId, bindingId: crypto.randomUUID() })),
+          createdAt: 1_700_000_000,
+        }),
+      ).toBe(true);
+      expect((await tags.boundTagIds(dataset.id)).sort()).toEqual(made.map(({ id }) => id).sort());
+      expect(await tags.unbindFromDataset(workspace.id, dataset.id, ids)).toBe(true);
+      expect(await tags.boundTagIds(dataset.id)).toEqual([]);
 
       await tags.bind(
         made.map((tag) => ({

@@ -20,6 +20,42 @@ export function describeMetadataManagementContract(openStore: OpenStore): void {
       return { dataset, other, docs };
     }
 
+    it("creates, renames and deletes a field, checking as it writes that the dataset serves the workspace", async () => {
+      const { metadata, workspaces, datasets } = repositories();
+      const { dataset, docs } = await seed();
+      const stranger = aWorkspace();
+      await workspaces.save(stranger);
+      const field = aMetadataField(dataset.id, { name: "author", createdAt: 1 });
+      const refusedEverywhere = async () => {
+        for (const servedTo of [stranger.id, dataset.workspaceId]) {
+          expect(await metadata.createField(aMetadataField(dataset.id, { name: "fresh" }), servedTo)).toBe(
+            false,
+          );
+          expect(await metadata.renameField(dataset.id, field.id, "fresh", servedTo)).toBe("not_found");
+          expect(await metadata.deleteField(dataset.id, field.id, servedTo)).toBe(false);
+        }
+      };
+
+      expect(await metadata.createField(field, stranger.id)).toBe(false);
+      expect(await metadata.createField(field, dataset.workspaceId)).toBe(true);
+      await metadata.setValue(docs[0].id, field.id, "x");
+      expect(await metadata.renameField(dataset.id, field.id, "writer", stranger.id)).toBe("not_found");
+      expect(await metadata.deleteField(dataset.id, field.id, stranger.id)).toBe(false);
+      // A dataset whose API is off serves no workspace: nothing is written.
+      await datasets.save({ ...dataset, enableApi: false });
+      await refusedEverywhere();
+      expect(await metadata.listFields(dataset.id)).toEqual([{ ...field }]);
+      expect(await metadata.valuesOf(docs[0].id)).toHaveLength(1);
+
+      await datasets.save(dataset);
+      expect(await metadata.renameField(dataset.id, field.id, "writer", dataset.workspaceId)).toEqual({
+        ...field,
+        name: "writer",
+      });
+      expect(await metadata.deleteField(dataset.id, field.id, dataset.workspaceId)).toBe(true);
+      expect(await metadata.listFields(dataset.id)).toEqual([]);
+    });
+
     it("creates a field unless its dataset has one of that name, and exactly one of concurrent creates", async () => {
       const { metadata } = repositories();
       const { dataset, other } = await seed();

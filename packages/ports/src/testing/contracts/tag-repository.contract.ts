@@ -37,26 +37,64 @@ export function describeTagRepositoryContract(openStore: OpenStore): void {
       expect(await tags.findByIds([])).toEqual([]);
     });
 
-    it("reads the workspace's dataset with the tags among the ids together", async () => {
-      const { tags, datasets } = repositories();
+    it("binds to the workspace's dataset only its knowledge tags among those asked, checking the dataset as it writes", async () => {
+      const { tags, workspaces } = repositories();
       const { dataset, first, second } = await seed();
-      const stored = await datasets.findInWorkspace(dataset.workspaceId, dataset.id);
-      const found = await tags.findForBinding(dataset.workspaceId, dataset.id, [
-        second.id,
-        "unknown",
-        first.id,
-        first.id,
+      const stranger = aWorkspace();
+      await workspaces.save(stranger);
+      const foreign = aTag(stranger.id, { name: "a" });
+      await tags.save(foreign);
+      const asked = (ids: string[]) =>
+        ids.map((tagId) => ({ tagId, bindingId: globalThis.crypto.randomUUID() }));
+      const binding = (workspaceId: string, ids: string[]) => ({
+        workspaceId,
+        datasetId: dataset.id,
+        tags: asked(ids),
+        createdAt: 1,
+      });
+
+      expect(await tags.bindToDataset(binding(stranger.id, [foreign.id]))).toBe(false);
+      expect(
+        await tags.bindToDataset(binding(dataset.workspaceId, [second.id, "unknown", first.id, foreign.id])),
+      ).toBe(true);
+      expect(await tags.boundTagIds(dataset.id)).toEqual([first.id]);
+      // Again: the pair keeps its binding, counted once.
+      expect(await tags.bindToDataset(binding(dataset.workspaceId, [first.id]))).toBe(true);
+      expect(await tags.bindToDataset(binding(dataset.workspaceId, []))).toBe(true);
+      expect((await tags.findInWorkspace(dataset.workspaceId, "knowledge", first.id))?.bindingCount).toBe(1);
+      expect(
+        await tags.bindToDataset({ ...binding(dataset.workspaceId, [first.id]), datasetId: "unknown" }),
+      ).toBe(false);
+    });
+
+    it("unbinds from the workspace's dataset only its knowledge tags among those asked, checking the dataset as it writes", async () => {
+      const { tags, workspaces } = repositories();
+      const { dataset, first, second, binding } = await seed();
+      const stranger = aWorkspace();
+      await workspaces.save(stranger);
+      const foreign = aTag(stranger.id, { name: "a" });
+      await tags.save(foreign);
+      await tags.bind([
+        binding(first.id),
+        binding(second.id),
+        { ...binding(foreign.id), workspaceId: stranger.id },
       ]);
-      expect(found.dataset).toEqual(stored);
-      expect(found.tags.sort((a, b) => a.name.localeCompare(b.name))).toEqual([first, second]);
-      expect(await tags.findForBinding(dataset.workspaceId, dataset.id, [])).toEqual({
-        dataset: stored,
-        tags: [],
-      });
-      expect(await tags.findForBinding(aWorkspace().id, dataset.id, [first.id])).toEqual({
-        dataset: undefined,
-        tags: [],
-      });
+
+      expect(await tags.unbindFromDataset(stranger.id, dataset.id, [first.id, foreign.id])).toBe(false);
+      expect(await tags.boundTagIds(dataset.id)).toHaveLength(3);
+      expect(
+        await tags.unbindFromDataset(dataset.workspaceId, dataset.id, [
+          second.id,
+          foreign.id,
+          "unknown",
+          first.id,
+        ]),
+      ).toBe(true);
+      expect(await tags.boundTagIds(dataset.id)).toEqual([second.id, foreign.id].sort());
+      expect((await tags.findInWorkspace(dataset.workspaceId, "knowledge", first.id))?.bindingCount).toBe(0);
+      expect(await tags.unbindFromDataset(dataset.workspaceId, dataset.id, [first.id])).toBe(true);
+      expect(await tags.unbindFromDataset(dataset.workspaceId, dataset.id, [])).toBe(true);
+      expect(await tags.unbindFromDataset(dataset.workspaceId, "unknown", [])).toBe(false);
     });
 
     it("binds tags to a target, listed by id", async () => {
@@ -67,7 +105,7 @@ export function describeTagRepositoryContract(openStore: OpenStore): void {
       expect(await tags.boundTagIds(dataset.id)).toEqual([low, high]);
     });
 
-    it("binds the same tags concurrently, in any order given, without failing, and counts each pair once", async () => {
+    it("binds the same tags concurrently, in any order given, either way, without failing, and counts each pair once", async () => {
       const { tags, workspaces, datasets } = repositories();
       const workspace = aWorkspace();
       await workspaces.save(workspace);
@@ -76,14 +114,25 @@ export function describeTagRepositoryContract(openStore: OpenStore): void {
       const many = Array.from({ length: 8 }, (_, index) => aTag(workspace.id, { name: `t${index}` }));
       for (const tag of many) await tags.save(tag);
       const ids = many.map((tag) => tag.id);
+      // Half through `bind`, half as Create Tag Binding binds (`bindToDataset`), each way in both orders.
       const binds = Array.from({ length: 120 }, (_, index) => {
         const order = index % 2 === 0 ? ids : [...ids].reverse();
+        const targetId = targets[index % 3 === 0 ? 0 : 1]!.id;
+        if (index % 4 < 2) {
+          const asked = order.map((tagId) => ({ tagId, bindingId: globalThis.crypto.randomUUID() }));
+          return tags.bindToDataset({
+            workspaceId: workspace.id,
+            datasetId: targetId,
+            tags: asked,
+            createdAt: 1,
+          });
+        }
         return tags.bind(
           order.map((tagId) => ({
             id: globalThis.crypto.randomUUID(),
             workspaceId: workspace.id,
             tagId,
-            targetId: targets[index % 3 === 0 ? 0 : 1]!.id,
+            targetId,
             createdAt: 1,
           })),
         );

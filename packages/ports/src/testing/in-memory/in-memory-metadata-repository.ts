@@ -1,5 +1,5 @@
 import type { Dataset, MetadataEntry, MetadataField, MetadataFieldUsage } from "@service-api/domain";
-import type { DocumentValueChanges, MetadataRepository } from "../../metadata-repository.js";
+import type { DocumentValueChanges, MetadataRepository, ServedTo } from "../../metadata-repository.js";
 import type { Renamed } from "../../tag-repository.js";
 import type { Snapshotting } from "./snapshotting.js";
 
@@ -30,8 +30,14 @@ export class InMemoryMetadataRepository implements MetadataRepository, Snapshott
     this.#fields.set(field.id, structuredClone(field));
   }
 
-  async createField(field: MetadataField): Promise<boolean> {
-    if (this.#nameTaken(field)) return false;
+  /** Whether the write may go on: without `servedTo`, always; with it, while the dataset serves that workspace. */
+  async #serves(datasetId: string, servedTo: ServedTo | undefined): Promise<boolean> {
+    if (servedTo === undefined) return true;
+    return (await this.datasetWithCount(servedTo, datasetId)).dataset?.enableApi === true;
+  }
+
+  async createField(field: MetadataField, servedTo?: ServedTo): Promise<boolean> {
+    if (!(await this.#serves(field.datasetId, servedTo)) || this.#nameTaken(field)) return false;
     this.#fields.set(field.id, structuredClone(field));
     return true;
   }
@@ -41,16 +47,22 @@ export class InMemoryMetadataRepository implements MetadataRepository, Snapshott
     return field?.datasetId === datasetId ? structuredClone(field) : undefined;
   }
 
-  async renameField(datasetId: string, fieldId: string, name: string): Promise<Renamed<MetadataField>> {
+  async renameField(
+    datasetId: string,
+    fieldId: string,
+    name: string,
+    servedTo?: ServedTo,
+  ): Promise<Renamed<MetadataField>> {
     const field = this.#fields.get(fieldId);
-    if (field?.datasetId !== datasetId) return "not_found";
+    if (field?.datasetId !== datasetId || !(await this.#serves(datasetId, servedTo))) return "not_found";
     if (this.#nameTaken({ ...field, name })) return "name_taken";
     field.name = name;
     return structuredClone(field);
   }
 
-  async deleteField(datasetId: string, fieldId: string): Promise<boolean> {
+  async deleteField(datasetId: string, fieldId: string, servedTo?: ServedTo): Promise<boolean> {
     if (this.#fields.get(fieldId)?.datasetId !== datasetId) return false;
+    if (!(await this.#serves(datasetId, servedTo))) return false;
     for (const values of this.#values.values()) values.delete(fieldId);
     return this.#fields.delete(fieldId);
   }

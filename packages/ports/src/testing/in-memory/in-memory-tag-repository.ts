@@ -1,5 +1,12 @@
-import type { CountedTag, Dataset, Tag, TagBinding, TagType } from "@service-api/domain";
-import type { Renamed, TagRepository } from "../../tag-repository.js";
+import {
+  type CountedTag,
+  type Dataset,
+  eligibleTagIds,
+  type Tag,
+  type TagBinding,
+  type TagType,
+} from "@service-api/domain";
+import type { DatasetBinding, Renamed, TagRepository } from "../../tag-repository.js";
 import { byName, byText, type Snapshotting } from "./snapshotting.js";
 
 export class InMemoryTagRepository implements TagRepository, Snapshotting {
@@ -63,9 +70,23 @@ export class InMemoryTagRepository implements TagRepository, Snapshotting {
   /** Set by the store: a workspace's dataset, which this repository does not hold. */
   datasetOf: (workspaceId: string, datasetId: string) => Promise<Dataset | undefined> = async () => undefined;
 
-  async findForBinding(workspaceId: string, datasetId: string, ids: readonly string[]) {
+  async bindToDataset({ workspaceId, datasetId, tags, createdAt }: DatasetBinding): Promise<boolean> {
     const dataset = await this.datasetOf(workspaceId, datasetId);
-    return { dataset, tags: dataset ? await this.findByIds(ids) : [] };
+    if (!dataset) return false;
+    const asked = tags.map(({ tagId }) => tagId);
+    const eligible = eligibleTagIds(asked, await this.findByIds(asked), workspaceId);
+    const idOf = new Map(tags.map(({ tagId, bindingId }) => [tagId, bindingId]));
+    await this.bind(
+      eligible.map((tagId) => ({ id: idOf.get(tagId)!, workspaceId, tagId, targetId: datasetId, createdAt })),
+    );
+    return true;
+  }
+
+  async unbindFromDataset(workspaceId: string, datasetId: string, tagIds: readonly string[]) {
+    const dataset = await this.datasetOf(workspaceId, datasetId);
+    if (!dataset) return false;
+    await this.unbind(datasetId, eligibleTagIds(tagIds, await this.findByIds(tagIds), workspaceId));
+    return true;
   }
 
   async findBoundToDataset(workspaceId: string, datasetId: string) {
