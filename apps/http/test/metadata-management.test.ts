@@ -1558,7 +1558,7 @@ describe("POST /v1/datasets/{dataset_id}/documents/metadata", () => {
   });
 });
 
-describe("field writes checked as they write", () => {
+describe("field writes and the built-ins' toggle, checked as they write", () => {
   it("answer the dataset's 404 and 403 before their own 400 and 404, writing nothing", async () => {
     const closed = await aKnowledgeBase({ enableApi: false });
     const [label, score] = [closed.fields.label.id, closed.fields.score.id];
@@ -1572,6 +1572,9 @@ describe("field writes checked as they write", () => {
       () => renameField(datasetId, score, { name: "fresh" }),
       () => deleteField(datasetId, crypto.randomUUID()),
       () => deleteField(datasetId, score),
+      // A toggle that would change nothing, and one that would.
+      () => toggleBuiltIn(datasetId, "enable"),
+      () => toggleBuiltIn(datasetId, "disable"),
     ];
     await expectNothingWritten(closed, async () => {
       for (const write of refusedWrites(closed.dataset.id)) expectAnswer(await write(), 403, API_DISABLED);

@@ -104,6 +104,10 @@ async function sendHotStatements({
     await metadata.createField(written, workspace.id);
     await metadata.renameField(dataset.id, written.id, "renamed", workspace.id);
     await metadata.deleteField(dataset.id, written.id, workspace.id);
+    await datasets.setBuiltInFieldEnabled(dataset.id, true, 2, workspace.id);
+    const doomed = aDocument(dataset.id, { createdBy: owner.id });
+    await documents.save(doomed);
+    await documents.delete(dataset.id, doomed.id, { archived: false }, workspace.id);
     await conversations.findForVariableUpdate(app.id, user.sessionId, conversation.id, variable.id);
     await conversations.updateVariableValueIfAllowed({
       appId: app.id,

@@ -94,6 +94,11 @@ async function readEverything() {
   await metadata.createField(written, workspace.id);
   await metadata.renameField(dataset.id, written.id, "renamed", workspace.id);
   await metadata.deleteField(dataset.id, written.id, workspace.id);
+  await datasets.setBuiltInFieldEnabled(dataset.id, true, 2, workspace.id);
+  await datasets.setBuiltInFieldEnabled(dataset.id, true, 3, workspace.id);
+  const doomed = aDocument(dataset.id);
+  await documents.save(doomed);
+  await documents.delete(dataset.id, doomed.id, { archived: false }, workspace.id);
   await conversations.findForVariableUpdate(app.id, endUser.sessionId, conversation.id, variable.id);
   await tags.bind([
     { id: "b", workspaceId: workspace.id, tagId: tag.id, targetId: dataset.id, createdAt: 1 },

@@ -6,6 +6,7 @@ import type {
   MetadataField,
   Tag,
 } from "@service-api/domain";
+import type { ServedTo } from "./served-to.js";
 
 /** A dataset with what the store knows around it: counts, first document, creator, tags and fields. */
 export interface DatasetOverview {
@@ -49,8 +50,17 @@ export interface DatasetRepository {
     offset: number,
     limit: number,
   ): Promise<{ items: DatasetOverview[]; total: number }>;
-  /** Sets whether built-in fields are shown; `updatedAt` too when it changes. False when unchanged. */
-  setBuiltInFieldEnabled(datasetId: string, enabled: boolean, updatedAt: number): Promise<boolean>;
+  /**
+   * Sets whether built-in fields are shown, `updatedAt` too when it changes, in one statement:
+   * "changed"; "unchanged" when they already were; "refused", writing nothing, when there is no such
+   * dataset (with `servedTo`: none serving that workspace).
+   */
+  setBuiltInFieldEnabled(
+    datasetId: string,
+    enabled: boolean,
+    updatedAt: number,
+    servedTo?: ServedTo,
+  ): Promise<"changed" | "unchanged" | "refused">;
   /**
    * Inside a transaction: holds the dataset's row until the transaction ends, so that checks made
    * before a write still hold when it lands (PostgreSQL `FOR UPDATE`; a no-op where writes are serial).

@@ -8,6 +8,7 @@ import type {
   MetadataEntry,
   UploadFile,
 } from "@service-api/domain";
+import type { ServedTo } from "./served-to.js";
 
 /** A status action's write: the documents it read, the ones it changes, and what it sets on them. */
 export interface StatusUpdate {
@@ -128,7 +129,13 @@ export interface DocumentRepository {
    * Deletes the dataset's document with its chunks and metadata values, and its uploaded file unless
    * another document uses it, when its archived flag is `expected.archived`: one statement where the
    * store can, taking the dataset's lock first where rows lock. Other documents keep their
-   * positions. False when it deleted nothing (no such document, or its flag differs).
+   * positions. False when it deleted nothing (no such document, or its flag differs; with
+   * `servedTo`, also when the dataset does not serve that workspace).
    */
-  delete(datasetId: string, documentId: string, expected: { archived: boolean }): Promise<boolean>;
+  delete(
+    datasetId: string,
+    documentId: string,
+    expected: { archived: boolean },
+    servedTo?: ServedTo,
+  ): Promise<boolean>;
 }

@@ -8,5 +8,6 @@ export type * from "./metadata-repository.js";
 export type * from "./rate-limit-repository.js";
 export type * from "./repositories.js";
 export type * from "./runtime.js";
+export type * from "./served-to.js";
 export type * from "./tag-repository.js";
 export type * from "./workspace-repository.js";

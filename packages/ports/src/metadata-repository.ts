@@ -1,4 +1,5 @@
 import type { Dataset, MetadataEntry, MetadataField, MetadataFieldUsage } from "@service-api/domain";
+import type { ServedTo } from "./served-to.js";
 import type { Renamed } from "./tag-repository.js";
 
 /** One document's values to write: `replaceAll` makes `set` its only values; else `set` sets and `clear` clears. */
@@ -10,14 +11,6 @@ export interface DocumentValueChanges {
   /** Fields whose value goes (none of them in `set`); with `replaceAll`, every field not in `set` goes anyway. */
   clear: readonly string[];
 }
-
-/**
- * The workspace whose key made a request, for a write that checks its dataset as it writes (one
- * statement instead of a read and a write): it writes only while the dataset is that workspace's
- * and serves the API (`enable_api`), and otherwise answers as it answers for a missing item. The
- * caller reads the dataset, only then, to tell which.
- */
-export type ServedTo = string;
 
 /**
  * Custom metadata fields of datasets and their values on documents. Values are keyed by field id,

@@ -1,5 +1,5 @@
 import type { Dataset } from "@service-api/domain";
-import type { Kysely, Selectable } from "kysely";
+import type { Kysely, QueryCreator, Selectable } from "kysely";
 import type { DatabaseSchema, DatasetTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { fromFlag, processRuleFromColumns, toFlag } from "./rows.js";
@@ -62,7 +62,11 @@ export function datasetFromPrefixed(row: Record<string, unknown>): Dataset {
  * workspace's and serves the API, so a write that compares against it checks the dataset as it
  * writes.
  */
-export function datasetServing(db: Kysely<DatabaseSchema>, datasetId: string, servedTo: string | undefined) {
+export function datasetServing(
+  db: QueryCreator<DatabaseSchema>,
+  datasetId: string,
+  servedTo: string | undefined,
+) {
   const select = db.selectFrom("datasets").select("id").where("id", "=", datasetId);
   return servedTo === undefined
     ? select

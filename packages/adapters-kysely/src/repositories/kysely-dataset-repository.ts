@@ -1,10 +1,10 @@
 import type { DataSourceType, Dataset, DocForm } from "@service-api/domain";
 import type { DatasetFilter, DatasetOverview, DatasetRepository } from "@service-api/ports";
-import { type ExpressionBuilder, type Kysely, sql } from "kysely";
+import { type ExpressionBuilder, type Kysely, type QueryCreator, sql } from "kysely";
 import { compiledRead, compiledReadWith } from "../compiled-read.js";
-import type { DatabaseSchema } from "../schema.js";
+import type { DatabaseSchema, Flag } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
-import { type DatasetRow, datasetFromRow } from "./dataset-rows.js";
+import { type DatasetRow, datasetFromRow, datasetServing } from "./dataset-rows.js";
 import { fieldFromRow } from "./kysely-metadata-repository.js";
 import { tagFromRow } from "./kysely-tag-repository.js";
 import { jsonRows, toFlag, updateAllBut } from "./rows.js";
@@ -100,6 +100,43 @@ const overviewInWorkspace = compiledReadWith((db, features, workspaceId: string,
     .where("id", "=", datasetId)
     .where("workspace_id", "=", workspaceId),
 );
+
+/**
+ * Shows or hides the built-in fields, compiled once (on PostgreSQL, named) without a dataset check
+ * and with one (`ServedTo`). `toggle` changes the dataset when it is not so yet; `outcome`, on
+ * PostgreSQL, does so too and says in the same statement whether the dataset was there at all.
+ */
+const builtInToggle = (served: boolean) => {
+  const toggle = (
+    db: QueryCreator<DatabaseSchema>,
+    datasetId: string,
+    enabled: Flag,
+    was: Flag,
+    updatedAt: number,
+    servedTo: string | undefined,
+  ) =>
+    db
+      .updateTable("datasets")
+      .set({ built_in_field_enabled: enabled, updated_at: updatedAt })
+      .where("id", "=", datasetServing(db, datasetId, served ? servedTo : undefined))
+      .where("built_in_field_enabled", "=", was)
+      .returning("id");
+  return {
+    toggle: compiledRead(toggle),
+    there: compiledRead((db, datasetId: string, servedTo: string | undefined) =>
+      datasetServing(db, datasetId, served ? servedTo : undefined),
+    ),
+    outcome: compiledRead(
+      (db, datasetId: string, enabled: Flag, was: Flag, updatedAt: number, servedTo: string | undefined) =>
+        db
+          .with("toggled", (w) => toggle(w, datasetId, enabled, was, updatedAt, servedTo))
+          .selectFrom(datasetServing(db, datasetId, served ? servedTo : undefined).as("there"))
+          .leftJoin("toggled", (join) => join.onTrue())
+          .select(["there.id", "toggled.id as toggled"]),
+    ),
+  };
+};
+const BUILT_IN_TOGGLES = { any: builtInToggle(false), served: builtInToggle(true) };
 
 export class KyselyDatasetRepository implements DatasetRepository {
   readonly #overviewInWorkspace;
@@ -197,14 +234,22 @@ export class KyselyDatasetRepository implements DatasetRepository {
     return { items: rows.map((row) => overviewFromRow(row as unknown as OverviewRow)), total: Number(total) };
   }
 
-  async setBuiltInFieldEnabled(datasetId: string, enabled: boolean, updatedAt: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable("datasets")
-      .set({ built_in_field_enabled: toFlag(enabled), updated_at: updatedAt })
-      .where("id", "=", datasetId)
-      .where("built_in_field_enabled", "=", toFlag(!enabled))
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  async setBuiltInFieldEnabled(
+    datasetId: string,
+    enabled: boolean,
+    updatedAt: number,
+    servedTo?: string,
+  ): Promise<"changed" | "unchanged" | "refused"> {
+    const toggles = servedTo === undefined ? BUILT_IN_TOGGLES.any : BUILT_IN_TOGGLES.served;
+    const [now, was] = [toFlag(enabled), toFlag(!enabled)];
+    if (this.features.modifyingCtes) {
+      const [row] = await toggles.outcome(this.db, datasetId, now, was, updatedAt, servedTo);
+      return !row ? "refused" : row.toggled === null ? "unchanged" : "changed";
+    }
+    // SQLite cannot write inside a WITH; in process, the read after costs no round trip.
+    if ((await toggles.toggle(this.db, datasetId, now, was, updatedAt, servedTo)).length > 0)
+      return "changed";
+    return (await toggles.there(this.db, datasetId, servedTo)).length > 0 ? "unchanged" : "refused";
   }
 
   async lockForUpdate(datasetId: string): Promise<void> {

@@ -4,6 +4,7 @@ import type { Kysely } from "kysely";
 import { compiledForIds, compiledRead } from "../compiled-read.js";
 import type { DatabaseSchema, Flag } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
+import { datasetServing } from "./dataset-rows.js";
 import { documentDetailRead } from "./document-detail-read.js";
 import { documentCount, readDocumentPage, readDocumentPageWithDataset } from "./document-page-read.js";
 import { documentFromRow, documentToRow } from "./document-rows.js";
@@ -37,49 +38,59 @@ const documentsInDataset = compiledForIds((db, among, _features, datasetId) =>
     .where("dataset_id", "=", datasetId as string)
     .where(among("id")),
 );
-const deleteDocument = compiledRead((db, datasetId: string, documentId: string, archived: Flag) =>
-  db
-    .deleteFrom("documents")
-    .where("id", "=", documentId)
-    .where("dataset_id", "=", datasetId)
-    .where("archived", "=", archived)
-    .returning("upload_file_id"),
-);
 /**
- * PostgreSQL: the document and then its file if unused, in one statement, after the dataset's
- * lock. The statement still sees the document it deletes, so the file check leaves it out.
+ * A document's delete statements, compiled once (on PostgreSQL, named) without a dataset check
+ * and with one (`ServedTo`): the dataset is checked in the same statement.
  */
-const deleteDocumentLocked = compiledRead((db, datasetId: string, documentId: string, archived: Flag) =>
-  db
-    .with("locked", (w) => w.selectFrom("datasets").select("id").where("id", "=", datasetId).forUpdate())
-    .with("gone", (w) =>
-      w
+const documentDeletes = (served: boolean) => ({
+  /** The document, when its archived flag is as given; its file is then the caller's to check. */
+  alone: compiledRead(
+    (db, datasetId: string, documentId: string, archived: Flag, servedTo: string | undefined) =>
+      db
         .deleteFrom("documents")
         .where("id", "=", documentId)
-        .where("dataset_id", "=", (eb) => eb.selectFrom("locked").select("id"))
+        .where("dataset_id", "=", datasetServing(db, datasetId, served ? servedTo : undefined))
         .where("archived", "=", archived)
         .returning("upload_file_id"),
-    )
-    .with("unused_file", (w) =>
-      w
-        .deleteFrom("upload_files")
-        .where("id", "in", (eb) => eb.selectFrom("gone").select("upload_file_id"))
-        .where((eb) =>
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom("documents")
-                .select("documents.id")
-                .whereRef("documents.upload_file_id", "=", "upload_files.id")
-                .where("documents.id", "<>", documentId),
-            ),
-          ),
+  ),
+  /**
+   * PostgreSQL: the document and then its file if unused, in one statement, after the dataset's
+   * lock. The statement still sees the document it deletes, so the file check leaves it out.
+   */
+  withFile: compiledRead(
+    (db, datasetId: string, documentId: string, archived: Flag, servedTo: string | undefined) =>
+      db
+        .with("locked", () => datasetServing(db, datasetId, served ? servedTo : undefined).forUpdate())
+        .with("gone", (w) =>
+          w
+            .deleteFrom("documents")
+            .where("id", "=", documentId)
+            .where("dataset_id", "=", (eb) => eb.selectFrom("locked").select("id"))
+            .where("archived", "=", archived)
+            .returning("upload_file_id"),
         )
-        .returning("id"),
-    )
-    .selectFrom("gone")
-    .select((eb) => eb.fn.countAll<number>().as("deleted")),
-);
+        .with("unused_file", (w) =>
+          w
+            .deleteFrom("upload_files")
+            .where("id", "in", (eb) => eb.selectFrom("gone").select("upload_file_id"))
+            .where((eb) =>
+              eb.not(
+                eb.exists(
+                  eb
+                    .selectFrom("documents")
+                    .select("documents.id")
+                    .whereRef("documents.upload_file_id", "=", "upload_files.id")
+                    .where("documents.id", "<>", documentId),
+                ),
+              ),
+            )
+            .returning("id"),
+        )
+        .selectFrom("gone")
+        .select((eb) => eb.fn.countAll<number>().as("deleted")),
+  ),
+});
+const DOCUMENT_DELETES = { any: documentDeletes(false), served: documentDeletes(true) };
 const deleteUnusedFile = compiledRead((db, fileId: string) =>
   db
     .deleteFrom("upload_files")
@@ -212,15 +223,22 @@ export class KyselyDocumentRepository implements DocumentRepository {
     return readDocumentPageWithDataset(this.db, this.features, workspaceId, datasetId, filter, offset, limit);
   }
 
-  async delete(datasetId: string, documentId: string, expected: { archived: boolean }): Promise<boolean> {
+  async delete(
+    datasetId: string,
+    documentId: string,
+    expected: { archived: boolean },
+    servedTo?: string,
+  ): Promise<boolean> {
     // The chunks and values go with the document (foreign keys, on delete cascade); the counters
     // follow by trigger. The file goes too, unless another document uses it.
+    const deletes = servedTo === undefined ? DOCUMENT_DELETES.any : DOCUMENT_DELETES.served;
+    const archived = toFlag(expected.archived);
     if (this.features.modifyingCtes) {
-      const [row] = await deleteDocumentLocked(this.db, datasetId, documentId, toFlag(expected.archived));
+      const [row] = await deletes.withFile(this.db, datasetId, documentId, archived, servedTo);
       return Number(row?.deleted ?? 0) > 0;
     }
     const remove = async (db: Kysely<DatabaseSchema>) => {
-      const [deleted] = await deleteDocument(db, datasetId, documentId, toFlag(expected.archived));
+      const [deleted] = await deletes.alone(db, datasetId, documentId, archived, servedTo);
       if (deleted?.upload_file_id) await deleteUnusedFile(db, deleted.upload_file_id);
       return deleted !== undefined;
     };

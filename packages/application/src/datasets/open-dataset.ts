@@ -14,9 +14,17 @@ export interface OpenDatasetInput {
 export class OpenDataset {
   constructor(private readonly datasets: DatasetRepository) {}
 
-  async execute(input: OpenDatasetInput): Promise<Dataset> {
-    return ensureDatasetServesApi(await this.datasets.findInWorkspace(input.workspaceId, input.datasetId));
+  execute(input: OpenDatasetInput): Promise<Dataset> {
+    return checkedDataset(this.datasets, input);
   }
+}
+
+/** The workspace's dataset once it serves the API: else 404 "Dataset not found.", or 403. */
+export async function checkedDataset(
+  datasets: DatasetRepository,
+  { workspaceId, datasetId }: OpenDatasetInput,
+): Promise<Dataset> {
+  return ensureDatasetServesApi(await datasets.findInWorkspace(workspaceId, datasetId));
 }
 
 /**
@@ -26,9 +34,9 @@ export class OpenDataset {
  */
 export async function refusedAfterDataset(
   datasets: DatasetRepository,
-  { workspaceId, datasetId }: OpenDatasetInput,
+  scope: OpenDatasetInput,
   error: unknown,
 ): Promise<never> {
-  ensureDatasetServesApi(await datasets.findInWorkspace(workspaceId, datasetId));
+  await checkedDataset(datasets, scope);
   throw error;
 }

@@ -27,7 +27,7 @@ async function setup() {
     owner,
     dataset,
     list: new ListDocuments(world.documents, world.datasets),
-    remove: new DeleteDocument(world.documents),
+    remove: new DeleteDocument(world.documents, world.datasets),
     status: new UpdateDocumentStatus(world.store, world.clock),
   };
 }
@@ -81,21 +81,41 @@ describe("document management", () => {
     await world.datasets.save(other);
     const foreign = aDocument(other.id);
     for (const document of [kept, archived, foreign]) await world.documents.save(document);
-    await expect(remove.execute({ dataset, documentId: archived.id })).rejects.toMatchObject({
+    await expect(
+      remove.execute({ workspaceId: workspace.id, datasetId: dataset.id, documentId: archived.id }),
+    ).rejects.toMatchObject({
       code: "archived_document_immutable",
       message: "The archived document is not editable.",
     });
-    await expect(remove.execute({ dataset, documentId: foreign.id })).rejects.toMatchObject({
+    await expect(
+      remove.execute({ workspaceId: workspace.id, datasetId: dataset.id, documentId: foreign.id }),
+    ).rejects.toMatchObject({
       code: "not_found",
       message: "Document Not Exists.",
     });
     const file = anUploadFile("someone");
     await world.documents.saveUploadFile(workspace.id, file);
     await world.documents.save({ ...kept, uploadFileId: file.id });
-    await remove.execute({ dataset, documentId: kept.id });
+    await remove.execute({ workspaceId: workspace.id, datasetId: dataset.id, documentId: kept.id });
     expect(await world.documents.findInDataset(dataset.id, kept.id)).toBeUndefined();
     expect(await world.documents.findUploadFile(file.id)).toBeUndefined();
     expect(await world.documents.findInDataset(other.id, foreign.id)).toEqual(foreign);
+  });
+
+  it("checks the dataset as it deletes: its 404 or 403 comes before the document's answer, deleting nothing", async () => {
+    const { world, workspace, dataset, remove } = await setup();
+    const [kept, archived] = [aDocument(dataset.id), aDocument(dataset.id, { archived: true })];
+    for (const document of [kept, archived]) await world.documents.save(document);
+    const deletes = (workspaceId: string) =>
+      [kept.id, archived.id, "missing"].map(
+        (documentId) => () => remove.execute({ workspaceId, datasetId: dataset.id, documentId }),
+      );
+    for (const attempt of deletes("another workspace"))
+      await expect(attempt()).rejects.toMatchObject({ message: "Dataset not found." });
+    await world.datasets.save({ ...dataset, enableApi: false });
+    for (const attempt of deletes(workspace.id))
+      await expect(attempt()).rejects.toMatchObject({ message: "Dataset api access is not enabled." });
+    expect(await world.documents.findInDataset(dataset.id, kept.id)).toEqual(kept);
   });
 
   it("changes only documents not in the action's state, as the owner, and skips others' ids", async () => {

@@ -1,5 +1,6 @@
 import { BUILT_IN_FIELDS, type Dataset } from "@service-api/domain";
 import type { Clock, DatasetRepository } from "@service-api/ports";
+import { checkedDataset } from "../datasets/open-dataset.js";
 
 /** Get Built-in Metadata Fields: the five, constant, once the dataset is checked. */
 export class ListBuiltInFields {
@@ -10,7 +11,8 @@ export class ListBuiltInFields {
 
 /**
  * Toggle Built-in Metadata Fields: shows or hides the five built-ins in List Metadata Fields,
- * every `doc_metadata` and the dataset object, at once (they are derived on read).
+ * every `doc_metadata` and the dataset object, at once (they are derived on read). One write that
+ * checks the dataset as it writes; the dataset (404, 403) is read only on refusal.
  */
 export class ToggleBuiltInFields {
   constructor(
@@ -18,7 +20,13 @@ export class ToggleBuiltInFields {
     private readonly clock: Clock,
   ) {}
 
-  async execute({ dataset, enabled }: { dataset: Dataset; enabled: boolean }): Promise<void> {
-    await this.datasets.setBuiltInFieldEnabled(dataset.id, enabled, this.clock.nowSeconds());
+  async execute(input: { workspaceId: string; datasetId: string; enabled: boolean }): Promise<void> {
+    const { workspaceId, datasetId, enabled } = input;
+    const now = this.clock.nowSeconds();
+    if ((await this.datasets.setBuiltInFieldEnabled(datasetId, enabled, now, workspaceId)) !== "refused")
+      return;
+    await checkedDataset(this.datasets, input);
+    // It serves the workspace now (its API was turned on in between): the toggle, as checked.
+    await this.datasets.setBuiltInFieldEnabled(datasetId, enabled, now);
   }
 }

@@ -162,8 +162,8 @@ describe("metadata field management", () => {
     expect(await world.metadata.valuesOf(documents[1].id)).toEqual([]);
   });
 
-  it("checks the dataset as it writes a field, and answers its 404 or 403 before the field's own errors", async () => {
-    const { world, workspace, dataset, create, rename, remove } = await setup();
+  it("checks the dataset as it writes a field or the built-ins, and answers its 404 or 403 before the field's own errors", async () => {
+    const { world, workspace, dataset, create, rename, remove, toggle } = await setup();
     const author = await create.execute({
       workspaceId: workspace.id,
       datasetId: dataset.id,
@@ -182,6 +182,7 @@ describe("metadata field management", () => {
       () => rename.execute({ ...scope, fieldId: author.id, name: "fresh" }),
       () => remove.execute({ ...scope, fieldId: "missing" }),
       () => remove.execute({ ...scope, fieldId: author.id }),
+      () => toggle.execute({ ...scope, enabled: !dataset.builtInFieldEnabled }),
     ];
     for (const write of writes(elsewhere))
       await expect(write()).rejects.toMatchObject({ message: "Dataset not found." });
@@ -190,6 +191,9 @@ describe("metadata field management", () => {
       await expect(write()).rejects.toMatchObject({ message: "Dataset api access is not enabled." });
     // Nothing was written.
     expect(await world.metadata.listFields(dataset.id)).toEqual([author]);
+    expect((await world.datasets.findInWorkspace(workspace.id, dataset.id))?.builtInFieldEnabled).toBe(
+      dataset.builtInFieldEnabled,
+    );
   });
 
   it("sets values typed by their field: replacing, or partly, null clearing, the last of a field winning", async () => {
@@ -316,11 +320,25 @@ describe("metadata field management", () => {
     expect(await world.metadata.valuesOf(documents[0].id)).toEqual([]);
   });
 
+  it("toggles the built-ins even when the dataset began to serve the API between the checked write and its read", async () => {
+    const { world, workspace, dataset } = await setup();
+    // The checked write saw the dataset closed; by the read that followed, it was open.
+    const toggle = world.datasets.setBuiltInFieldEnabled.bind(world.datasets);
+    world.datasets.setBuiltInFieldEnabled = async (...args) =>
+      args[3] === undefined ? toggle(...args) : "refused";
+    await new ToggleBuiltInFields(world.datasets, world.clock).execute({
+      workspaceId: workspace.id,
+      datasetId: dataset.id,
+      enabled: true,
+    });
+    expect((await world.datasets.findInWorkspace(workspace.id, dataset.id))?.builtInFieldEnabled).toBe(true);
+  });
+
   it("shows the built-ins once enabled, moving updatedAt only on a change", async () => {
     const { world, workspace, dataset, toggle, list } = await setup();
     world.clock.now = dataset.updatedAt + 100;
-    await toggle.execute({ dataset, enabled: true });
-    await toggle.execute({ dataset, enabled: true });
+    await toggle.execute({ workspaceId: workspace.id, datasetId: dataset.id, enabled: true });
+    await toggle.execute({ workspaceId: workspace.id, datasetId: dataset.id, enabled: true });
     expect((await world.datasets.findInWorkspace(workspace.id, dataset.id))?.updatedAt).toBe(
       dataset.updatedAt + 100,
     );

@@ -17,7 +17,7 @@ export const documentsFamily = defineFamily({
   useCases: ({ store, repositories: { documents, datasets }, clock }) => ({
     getDocument: new GetDocument(documents),
     listDocuments: new ListDocuments(documents, datasets),
-    deleteDocument: new DeleteDocument(documents),
+    deleteDocument: new DeleteDocument(documents, datasets),
     updateDocumentStatus: new UpdateDocumentStatus(store, clock),
   }),
   operations: documentOperations,

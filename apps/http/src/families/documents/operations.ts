@@ -110,7 +110,7 @@ export const documentOperations = (useCases: DocumentUseCases) => [
     description:
       "With its chunks, metadata values, and file unless another document uses it; counts follow at once.",
     key: "knowledge",
-    dataset: true,
+    dataset: "in-use-case",
     params: z.object({ dataset_id: datasetId, document_id: documentId }),
     success: { status: 204, description: "Deleted." },
     errors: [
@@ -119,8 +119,12 @@ export const documentOperations = (useCases: DocumentUseCases) => [
       notFound("Document Not Exists."),
       { status: 403, code: "archived_document_immutable", message: "The archived document is not editable." },
     ],
-    async handle({ dataset, params }) {
-      await useCases.deleteDocument.execute({ dataset, documentId: params.document_id });
+    async handle({ workspaceId, params }) {
+      await useCases.deleteDocument.execute({
+        workspaceId,
+        datasetId: params.dataset_id,
+        documentId: params.document_id,
+      });
     },
   }),
   defineOperation({

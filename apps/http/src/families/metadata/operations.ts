@@ -150,15 +150,19 @@ export const metadataOperations = (useCases: MetadataUseCases) => [
     tag: TAG,
     summary: "Show or hide the built-in metadata fields",
     key: "knowledge",
-    dataset: true,
+    dataset: "in-use-case",
     params: z.object({
       dataset_id: datasetId,
       action: z.enum(["enable", "disable"], { error: "must be enable or disable." }),
     }),
     success: DONE,
     errors: [...ALWAYS, ...DATASET, invalid("action: must be enable or disable.")],
-    async handle({ dataset, params }) {
-      await useCases.toggleBuiltInFields.execute({ dataset, enabled: params.action === "enable" });
+    async handle({ workspaceId, params }) {
+      await useCases.toggleBuiltInFields.execute({
+        workspaceId,
+        datasetId: params.dataset_id,
+        enabled: params.action === "enable",
+      });
       return { result: "success" };
     },
   }),

@@ -167,12 +167,28 @@ export function describeListingContract(openStore: OpenStore): void {
       const { workspace } = await seedWorkspace();
       const dataset = aDataset(workspace.id, { updatedAt: 5 });
       await datasets.save(dataset);
-      expect(await datasets.setBuiltInFieldEnabled(dataset.id, false, 9)).toBe(false);
+      expect(await datasets.setBuiltInFieldEnabled(dataset.id, false, 9)).toBe("unchanged");
       expect((await datasets.findInWorkspace(workspace.id, dataset.id))?.updatedAt).toBe(5);
-      expect(await datasets.setBuiltInFieldEnabled(dataset.id, true, 9)).toBe(true);
+      expect(await datasets.setBuiltInFieldEnabled(dataset.id, true, 9)).toBe("changed");
       expect(await datasets.findInWorkspace(workspace.id, dataset.id)).toMatchObject({
         builtInFieldEnabled: true,
         updatedAt: 9,
+      });
+      // Checked as it writes (`servedTo`): only while the dataset serves the workspace.
+      expect(await datasets.setBuiltInFieldEnabled(dataset.id, false, 10, "another workspace")).toBe(
+        "refused",
+      );
+      expect(await datasets.setBuiltInFieldEnabled("unknown", false, 10)).toBe("refused");
+      await datasets.save({ ...dataset, builtInFieldEnabled: true, updatedAt: 9, enableApi: false });
+      expect(await datasets.setBuiltInFieldEnabled(dataset.id, false, 10, workspace.id)).toBe("refused");
+      expect(await datasets.setBuiltInFieldEnabled(dataset.id, true, 10, workspace.id)).toBe("refused");
+      expect((await datasets.findInWorkspace(workspace.id, dataset.id))?.builtInFieldEnabled).toBe(true);
+      await datasets.save({ ...dataset, builtInFieldEnabled: true, updatedAt: 9 });
+      expect(await datasets.setBuiltInFieldEnabled(dataset.id, true, 10, workspace.id)).toBe("unchanged");
+      expect(await datasets.setBuiltInFieldEnabled(dataset.id, false, 10, workspace.id)).toBe("changed");
+      expect(await datasets.findInWorkspace(workspace.id, dataset.id)).toMatchObject({
+        builtInFieldEnabled: false,
+        updatedAt: 10,
       });
     });
 
@@ -317,9 +333,17 @@ export function describeListingContract(openStore: OpenStore): void {
       await datasets.save(other);
       expect(await documents.delete(other.id, first.id, { archived: false })).toBe(false);
       expect(await documents.delete(dataset.id, first.id, { archived: true })).toBe(false);
+      // Checked as it deletes (`servedTo`): only while the dataset serves the workspace.
+      expect(await documents.delete(dataset.id, third.id, { archived: false }, "another workspace")).toBe(
+        false,
+      );
+      await datasets.save({ ...dataset, enableApi: false });
+      expect(await documents.delete(dataset.id, third.id, { archived: false }, workspace.id)).toBe(false);
+      await datasets.save(dataset);
       expect(await documents.findInDataset(dataset.id, first.id)).toEqual(first);
+      expect(await documents.findInDataset(dataset.id, third.id)).toEqual(third);
       expect(await documents.delete(dataset.id, first.id, { archived: false })).toBe(true);
-      expect(await documents.delete(dataset.id, third.id, { archived: false })).toBe(true);
+      expect(await documents.delete(dataset.id, third.id, { archived: false }, workspace.id)).toBe(true);
       expect(await documents.delete(dataset.id, third.id, { archived: false })).toBe(false);
       expect(await documents.findInDataset(dataset.id, first.id)).toBeUndefined();
       expect(await documents.listChunks(first.id)).toEqual([]);

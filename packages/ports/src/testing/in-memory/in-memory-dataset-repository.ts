@@ -1,5 +1,6 @@
 import { type Dataset, matchesTextFilter } from "@service-api/domain";
 import type { DatasetFilter, DatasetOverview, DatasetRepository } from "../../dataset-repository.js";
+import type { ServedTo } from "../../served-to.js";
 import type { InMemoryDocumentRepository } from "./in-memory-document-repository.js";
 import type { InMemoryMetadataRepository } from "./in-memory-metadata-repository.js";
 import type { InMemoryTagRepository } from "./in-memory-tag-repository.js";
@@ -85,12 +86,19 @@ export class InMemoryDatasetRepository implements DatasetRepository, Snapshottin
     };
   }
 
-  async setBuiltInFieldEnabled(datasetId: string, enabled: boolean, updatedAt: number): Promise<boolean> {
+  async setBuiltInFieldEnabled(
+    datasetId: string,
+    enabled: boolean,
+    updatedAt: number,
+    servedTo?: ServedTo,
+  ): Promise<"changed" | "unchanged" | "refused"> {
     const dataset = this.#datasets.get(datasetId);
-    if (!dataset || dataset.builtInFieldEnabled === enabled) return false;
+    if (!dataset) return "refused";
+    if (servedTo !== undefined && (dataset.workspaceId !== servedTo || !dataset.enableApi)) return "refused";
+    if (dataset.builtInFieldEnabled === enabled) return "unchanged";
     dataset.builtInFieldEnabled = enabled;
     dataset.updatedAt = updatedAt;
-    return true;
+    return "changed";
   }
 
   async lockForUpdate(): Promise<void> {}

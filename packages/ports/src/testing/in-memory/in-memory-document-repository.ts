@@ -15,6 +15,7 @@ import type {
   DocumentRepository,
   StatusUpdate,
 } from "../../document-repository.js";
+import type { ServedTo } from "../../served-to.js";
 import type { InMemoryMetadataRepository } from "./in-memory-metadata-repository.js";
 import type { InMemoryWorkspaceRepository } from "./in-memory-workspace-repository.js";
 import { byPosition, byText, type Snapshotting } from "./snapshotting.js";
@@ -205,9 +206,16 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
     return this.#ofDataset(datasetId).sort(byPosition)[0];
   }
 
-  async delete(datasetId: string, documentId: string, expected: { archived: boolean }): Promise<boolean> {
+  async delete(
+    datasetId: string,
+    documentId: string,
+    expected: { archived: boolean },
+    servedTo?: ServedTo,
+  ): Promise<boolean> {
     const document = this.#documents.get(documentId);
     if (document?.datasetId !== datasetId || document.archived !== expected.archived) return false;
+    if (servedTo !== undefined && (await this.datasetOf(servedTo, datasetId))?.enableApi !== true)
+      return false;
     this.#documents.delete(documentId);
     for (const [id, chunk] of this.#chunks) if (chunk.documentId === documentId) this.#chunks.delete(id);
     await this.metadata.clearValues(documentId);

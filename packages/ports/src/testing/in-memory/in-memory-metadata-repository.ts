@@ -1,5 +1,6 @@
 import type { Dataset, MetadataEntry, MetadataField, MetadataFieldUsage } from "@service-api/domain";
-import type { DocumentValueChanges, MetadataRepository, ServedTo } from "../../metadata-repository.js";
+import type { DocumentValueChanges, MetadataRepository } from "../../metadata-repository.js";
+import type { ServedTo } from "../../served-to.js";
 import type { Renamed } from "../../tag-repository.js";
 import type { Snapshotting } from "./snapshotting.js";
 
