@@ -122,6 +122,55 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
     }
   });
 
+  it("binds the same tags from several instances in opposite orders without a deadlock", async () => {
+    const stores = await instances(3);
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    /** Deadlocks PostgreSQL has detected in this database (a store retries them, so count them). */
+    const deadlocks = async () => {
+      await client.query("select pg_stat_clear_snapshot()");
+      const { rows } = await client.query(
+        "select deadlocks::int as count from pg_stat_database where datname = current_database()",
+      );
+      return rows[0].count as number;
+    };
+    try {
+      const { workspaces, datasets, tags } = stores[0]!.repositories;
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const targets = [aDataset(workspace.id), aDataset(workspace.id)];
+      for (const target of targets) await datasets.save(target);
+      const tagList = Array.from({ length: 6 }, (_, index) => aTag(workspace.id, { name: `tag ${index}` }));
+      for (const tag of tagList) await tags.save(tag);
+      const before = await deadlocks();
+      for (let round = 0; round < 5; round += 1) {
+        await Promise.all(
+          Array.from({ length: 24 }, (_, index) => {
+            const order = index % 2 === 0 ? tagList : [...tagList].reverse();
+            return stores[index % stores.length]!.repositories.tags.bindToDataset({
+              workspaceId: workspace.id,
+              datasetId: targets[Math.floor(index / 2) % targets.length]!.id,
+              tags: order.map((tag) => ({ tagId: tag.id, bindingId: globalThis.crypto.randomUUID() })),
+              createdAt: round,
+            });
+          }),
+        );
+        // The next round binds them again from nothing.
+        for (const target of targets)
+          await tags.unbind(
+            target.id,
+            tagList.map((tag) => tag.id),
+          );
+      }
+      // Statistics reach pg_stat_database when a backend goes idle, within a second.
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect((await deadlocks()) - before).toBe(0);
+    } finally {
+      await client.end();
+      await closeAll(stores);
+    }
+  });
+
   it("leaves one binding per pair when instances bind the same tags at once", async () => {
     const stores = await instances(3);
     try {

@@ -51,9 +51,10 @@ export interface DatasetRepository {
     limit: number,
   ): Promise<{ items: DatasetOverview[]; total: number }>;
   /**
-   * Sets whether built-in fields are shown, `updatedAt` too when it changes, in one statement:
-   * "changed"; "unchanged" when they already were; "refused", writing nothing, when there is no such
-   * dataset (with `servedTo`: none serving that workspace).
+   * Sets whether built-in fields are shown, `updatedAt` too when it changes: "changed"; "unchanged"
+   * when they already were; "refused", writing nothing, when there is no such dataset (with
+   * `servedTo`: none serving that workspace). One statement where the store can write inside a
+   * `WITH`; elsewhere a read follows a write that changed nothing.
    */
   setBuiltInFieldEnabled(
     datasetId: string,

@@ -21,8 +21,9 @@ export interface MetadataRepository {
   /** Inserts or replaces the field with this id (imports). Names are unique within a dataset. */
   saveField(field: MetadataField): Promise<void>;
   /**
-   * Inserts a new field; false, writing nothing, when its dataset has a field of that name. Of
-   * concurrent creates of one name, exactly one succeeds. With `servedTo` (a workspace's id), see
+   * Inserts a new field; false, writing nothing, when its dataset has a field of that name (a store
+   * that holds datasets: or has no such dataset). Of concurrent creates of one name, exactly one
+   * succeeds. With `servedTo` (a workspace's id), see
    * {@link ServedTo}: false too, writing nothing, when the dataset does not serve that workspace.
    */
   createField(field: MetadataField, servedTo?: ServedTo): Promise<boolean>;

@@ -1,6 +1,6 @@
 import type { CountedTag, Dataset, Tag, TagBinding, TagType } from "@service-api/domain";
 
-/** What Create Tag Binding asks to write: each tag asked for with the id its new binding takes. */
+/** What Create Tag Binding asks to write: each tag asked for, once, with the id its new binding takes. */
 export interface DatasetBinding {
   workspaceId: string;
   datasetId: string;

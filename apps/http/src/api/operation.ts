@@ -52,10 +52,11 @@ export interface Operation<
   key: KeyKind;
   /**
    * Checks the dataset in the path (404, 403) before anything of the request but the key. With
-   * `"in-use-case"` the use case reads the dataset with what else it reads and checks it first,
-   * which saves a round trip; a request that fails to parse has its dataset checked before its
-   * error is answered, so the order of the checks holds either way. Such an operation reads its
-   * query in its schema (`.transform`), not in its handler.
+   * `"in-use-case"` the use case checks it, which saves a round trip: it reads the dataset with what
+   * else it reads, or writes checking it (`ServedTo`) and reads it only when refused. A request that
+   * fails to parse has its dataset checked before its error is answered, so the order of the checks
+   * holds either way. Such an operation reads its query in its schema (`.transform`), not in its
+   * handler.
    */
   dataset?: boolean | "in-use-case";
   params?: P;

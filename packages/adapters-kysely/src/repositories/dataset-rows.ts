@@ -74,6 +74,15 @@ export function datasetServing(
 }
 
 /**
+ * A write's statements built twice by `make`: without the dataset check (`served` false) and with
+ * it (`ServedTo`), each compiled once. Gives those a write with that `servedTo` runs.
+ */
+export function withAndWithoutServing<Statements>(make: (served: boolean) => Statements) {
+  const [unchecked, checked] = [make(false), make(true)];
+  return (servedTo: string | undefined) => (servedTo === undefined ? unchecked : checked);
+}
+
+/**
  * `datasetServing`, locking the dataset's row where rows lock: a single write statement that
  * compares against it takes the dataset's lock before any row it changes.
  */

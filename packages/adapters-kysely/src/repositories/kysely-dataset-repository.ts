@@ -4,7 +4,7 @@ import { type ExpressionBuilder, type Kysely, type QueryCreator, sql } from "kys
 import { compiledRead, compiledReadWith } from "../compiled-read.js";
 import type { DatabaseSchema, Flag } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
-import { type DatasetRow, datasetFromRow, datasetServing } from "./dataset-rows.js";
+import { type DatasetRow, datasetFromRow, datasetServing, withAndWithoutServing } from "./dataset-rows.js";
 import { fieldFromRow } from "./kysely-metadata-repository.js";
 import { tagFromRow } from "./kysely-tag-repository.js";
 import { jsonRows, toFlag, updateAllBut } from "./rows.js";
@@ -102,12 +102,15 @@ const overviewInWorkspace = compiledReadWith((db, features, workspaceId: string,
 );
 
 /**
- * Shows or hides the built-in fields, compiled once (on PostgreSQL, named) without a dataset check
- * and with one (`ServedTo`). `toggle` changes the dataset when it is not so yet; `outcome`, on
- * PostgreSQL, does so too and says in the same statement whether the dataset was there at all.
+ * Shows or hides the built-in fields, compiled once (on PostgreSQL, named) for a dataset that
+ * exists, or (`served`) that serves the workspace (`ServedTo`). `change` writes when they are not so
+ * yet; `changeAndFindDataset` (PostgreSQL) does too, and says in the same statement whether the
+ * dataset was there; `dataset` reads only that.
  */
 const builtInToggle = (served: boolean) => {
-  const toggle = (
+  const scoped = (db: QueryCreator<DatabaseSchema>, datasetId: string, servedTo: string | undefined) =>
+    datasetServing(db, datasetId, served ? servedTo : undefined);
+  const change = (
     db: QueryCreator<DatabaseSchema>,
     datasetId: string,
     enabled: Flag,
@@ -118,25 +121,23 @@ const builtInToggle = (served: boolean) => {
     db
       .updateTable("datasets")
       .set({ built_in_field_enabled: enabled, updated_at: updatedAt })
-      .where("id", "=", datasetServing(db, datasetId, served ? servedTo : undefined))
+      .where("id", "=", scoped(db, datasetId, servedTo))
       .where("built_in_field_enabled", "=", was)
       .returning("id");
   return {
-    toggle: compiledRead(toggle),
-    there: compiledRead((db, datasetId: string, servedTo: string | undefined) =>
-      datasetServing(db, datasetId, served ? servedTo : undefined),
-    ),
-    outcome: compiledRead(
+    change: compiledRead(change),
+    dataset: compiledRead(scoped),
+    changeAndFindDataset: compiledRead(
       (db, datasetId: string, enabled: Flag, was: Flag, updatedAt: number, servedTo: string | undefined) =>
         db
-          .with("toggled", (w) => toggle(w, datasetId, enabled, was, updatedAt, servedTo))
-          .selectFrom(datasetServing(db, datasetId, served ? servedTo : undefined).as("there"))
-          .leftJoin("toggled", (join) => join.onTrue())
-          .select(["there.id", "toggled.id as toggled"]),
+          .with("changed", (w) => change(w, datasetId, enabled, was, updatedAt, servedTo))
+          .selectFrom(scoped(db, datasetId, servedTo).as("dataset"))
+          .leftJoin("changed", (join) => join.onTrue())
+          .select(["dataset.id", "changed.id as changed"]),
     ),
   };
 };
-const BUILT_IN_TOGGLES = { any: builtInToggle(false), served: builtInToggle(true) };
+const builtInTogglesFor = withAndWithoutServing(builtInToggle);
 
 export class KyselyDatasetRepository implements DatasetRepository {
   readonly #overviewInWorkspace;
@@ -240,16 +241,16 @@ export class KyselyDatasetRepository implements DatasetRepository {
     updatedAt: number,
     servedTo?: string,
   ): Promise<"changed" | "unchanged" | "refused"> {
-    const toggles = servedTo === undefined ? BUILT_IN_TOGGLES.any : BUILT_IN_TOGGLES.served;
+    const toggles = builtInTogglesFor(servedTo);
     const [now, was] = [toFlag(enabled), toFlag(!enabled)];
     if (this.features.modifyingCtes) {
-      const [row] = await toggles.outcome(this.db, datasetId, now, was, updatedAt, servedTo);
-      return !row ? "refused" : row.toggled === null ? "unchanged" : "changed";
+      const [row] = await toggles.changeAndFindDataset(this.db, datasetId, now, was, updatedAt, servedTo);
+      return !row ? "refused" : row.changed === null ? "unchanged" : "changed";
     }
     // SQLite cannot write inside a WITH; in process, the read after costs no round trip.
-    if ((await toggles.toggle(this.db, datasetId, now, was, updatedAt, servedTo)).length > 0)
+    if ((await toggles.change(this.db, datasetId, now, was, updatedAt, servedTo)).length > 0)
       return "changed";
-    return (await toggles.there(this.db, datasetId, servedTo)).length > 0 ? "unchanged" : "refused";
+    return (await toggles.dataset(this.db, datasetId, servedTo)).length > 0 ? "unchanged" : "refused";
   }
 
   async lockForUpdate(datasetId: string): Promise<void> {

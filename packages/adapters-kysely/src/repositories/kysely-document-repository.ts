@@ -4,7 +4,7 @@ import type { Kysely } from "kysely";
 import { compiledForIds, compiledRead } from "../compiled-read.js";
 import type { DatabaseSchema, Flag } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
-import { datasetServing } from "./dataset-rows.js";
+import { datasetServing, withAndWithoutServing } from "./dataset-rows.js";
 import { documentDetailRead } from "./document-detail-read.js";
 import { documentCount, readDocumentPage, readDocumentPageWithDataset } from "./document-page-read.js";
 import { documentFromRow, documentToRow } from "./document-rows.js";
@@ -39,12 +39,12 @@ const documentsInDataset = compiledForIds((db, among, _features, datasetId) =>
     .where(among("id")),
 );
 /**
- * A document's delete statements, compiled once (on PostgreSQL, named) without a dataset check
- * and with one (`ServedTo`): the dataset is checked in the same statement.
+ * A document's delete statements, compiled once (on PostgreSQL, named) without the dataset check
+ * and (`served`) with it (`ServedTo`), in the same statement.
  */
 const documentDeletes = (served: boolean) => ({
   /** The document, when its archived flag is as given; its file is then the caller's to check. */
-  alone: compiledRead(
+  documentOnly: compiledRead(
     (db, datasetId: string, documentId: string, archived: Flag, servedTo: string | undefined) =>
       db
         .deleteFrom("documents")
@@ -57,7 +57,7 @@ const documentDeletes = (served: boolean) => ({
    * PostgreSQL: the document and then its file if unused, in one statement, after the dataset's
    * lock. The statement still sees the document it deletes, so the file check leaves it out.
    */
-  withFile: compiledRead(
+  documentAndFile: compiledRead(
     (db, datasetId: string, documentId: string, archived: Flag, servedTo: string | undefined) =>
       db
         .with("locked", () => datasetServing(db, datasetId, served ? servedTo : undefined).forUpdate())
@@ -90,7 +90,7 @@ const documentDeletes = (served: boolean) => ({
         .select((eb) => eb.fn.countAll<number>().as("deleted")),
   ),
 });
-const DOCUMENT_DELETES = { any: documentDeletes(false), served: documentDeletes(true) };
+const documentDeletesFor = withAndWithoutServing(documentDeletes);
 const deleteUnusedFile = compiledRead((db, fileId: string) =>
   db
     .deleteFrom("upload_files")
@@ -231,14 +231,14 @@ export class KyselyDocumentRepository implements DocumentRepository {
   ): Promise<boolean> {
     // The chunks and values go with the document (foreign keys, on delete cascade); the counters
     // follow by trigger. The file goes too, unless another document uses it.
-    const deletes = servedTo === undefined ? DOCUMENT_DELETES.any : DOCUMENT_DELETES.served;
+    const deletes = documentDeletesFor(servedTo);
     const archived = toFlag(expected.archived);
     if (this.features.modifyingCtes) {
-      const [row] = await deletes.withFile(this.db, datasetId, documentId, archived, servedTo);
+      const [row] = await deletes.documentAndFile(this.db, datasetId, documentId, archived, servedTo);
       return Number(row?.deleted ?? 0) > 0;
     }
     const remove = async (db: Kysely<DatabaseSchema>) => {
-      const [deleted] = await deletes.alone(db, datasetId, documentId, archived, servedTo);
+      const [deleted] = await deletes.documentOnly(db, datasetId, documentId, archived, servedTo);
       if (deleted?.upload_file_id) await deleteUnusedFile(db, deleted.upload_file_id);
       return deleted !== undefined;
     };

@@ -14,6 +14,7 @@ import {
   datasetFromPrefixed,
   datasetServing,
   lockedDataset,
+  withAndWithoutServing,
 } from "./dataset-rows.js";
 import { entryFromRow, valuesWithFields } from "./metadata-rows.js";
 import { writeValues } from "./metadata-value-writes.js";
@@ -125,9 +126,7 @@ const fieldWrites = (served: boolean) => ({
       .returning("id"),
   ),
 });
-const FIELD_WRITES = { any: fieldWrites(false), served: fieldWrites(true) };
-const fieldWritesFor = (servedTo: string | undefined) =>
-  servedTo === undefined ? FIELD_WRITES.any : FIELD_WRITES.served;
+const fieldWritesFor = withAndWithoutServing(fieldWrites);
 const valuesOfDocument = compiledRead((db, documentId: string) => valuesWithFields(db, documentId));
 const valuesOfDocuments = compiledForIds((db, among) =>
   db

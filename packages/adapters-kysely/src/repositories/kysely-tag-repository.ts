@@ -1,4 +1,11 @@
-import type { CountedTag, Dataset, Tag, TagBinding, TagType } from "@service-api/domain";
+import {
+  type CountedTag,
+  type Dataset,
+  eligibleTagIds,
+  type Tag,
+  type TagBinding,
+  type TagType,
+} from "@service-api/domain";
 import type { DatasetBinding, Renamed, TagRepository } from "@service-api/ports";
 import { type Kysely, type QueryCreator, type RawBuilder, type Selectable, sql } from "kysely";
 import {
@@ -128,56 +135,52 @@ function bindEligible(
     .onConflict((conflict) => conflict.columns(["tag_id", "target_id"]).doNothing());
 }
 
-/** `bindEligible` and, in the same statement, whether the workspace has the dataset (`found`). */
-const bindingIn = (
+/**
+ * PostgreSQL: `write` as a data-modifying WITH, and in the same statement whether the workspace
+ * has the dataset (`found`), so a write that checks its dataset needs no read to say why it wrote
+ * nothing.
+ */
+const writtenWithDatasetFound = (
   db: Kysely<DatabaseSchema>,
-  asked: RawBuilder<unknown>,
   workspaceId: string,
   datasetId: string,
-  createdAt: number,
+  write: (
+    w: QueryCreator<DatabaseSchema>,
+  ) => ReturnType<typeof bindEligible> | ReturnType<typeof unbindEligible>,
 ) =>
   db
-    .with("bound", (w) => bindEligible(w, asked, workspaceId, datasetId, createdAt))
-    .selectFrom("datasets")
-    .select((eb) => eb.fn.countAll<number | string>().as("found"))
-    .where("id", "=", datasetId)
-    .where("workspace_id", "=", workspaceId)
-    .compile();
-
-/** The asked tags as a table of `count` rows, each of two parameters: a binding's id, a tag's id. */
-const askedValues = (count: number, values: readonly unknown[]) =>
-  sql`(values ${sql.join(
-    Array.from({ length: count }, (_, row) => sql`(${values[2 * row]}, ${values[2 * row + 1]})`),
-  )})`;
-
-/** `bindingIn` for up to `LARGEST_COMPILED_COUNT` tags, compiled (on PostgreSQL, named) per count. */
-const bindInDataset = compiledByCount<{ found: number | string }>((db, count, ...args) => {
-  const [workspaceId, datasetId, createdAt] = args.slice(2 * count) as [string, string, number];
-  return db
-    .with("bound", (w) => bindEligible(w, askedValues(count, args), workspaceId, datasetId, createdAt))
+    .with("written", write)
     .selectFrom("datasets")
     .select((eb) => eb.fn.countAll<number | string>().as("found"))
     .where("id", "=", datasetId)
     .where("workspace_id", "=", workspaceId);
-});
 
-const bindEligibleByCount = compiledByCount((db, count, ...args) => {
+/** The asked tags as a table of `count` rows, each of two parameters: a binding's id, a tag's id. */
+const askedAsValues = (count: number, values: readonly unknown[]) =>
+  sql`(values ${sql.join(
+    Array.from({ length: count }, (_, row) => sql`(${values[2 * row]}, ${values[2 * row + 1]})`),
+  )})`;
+
+/** The binding for up to `LARGEST_COMPILED_COUNT` tags, compiled (named) per count. */
+const bindAndFindDataset = compiledByCount<{ found: number | string }>((db, count, ...args) => {
   const [workspaceId, datasetId, createdAt] = args.slice(2 * count) as [string, string, number];
-  return bindEligible(db, askedValues(count, args), workspaceId, datasetId, createdAt);
+  return writtenWithDatasetFound(db, workspaceId, datasetId, (w) =>
+    bindEligible(w, askedAsValues(count, args), workspaceId, datasetId, createdAt),
+  );
 });
 
-const datasetInWorkspace = compiledRead((db, workspaceId: string, datasetId: string) =>
+const datasetIdInWorkspace = compiledRead((db, workspaceId: string, datasetId: string) =>
   db.selectFrom("datasets").select("id").where("id", "=", datasetId).where("workspace_id", "=", workspaceId),
 );
 
 /** Deletes the dataset's bindings of the workspace's knowledge tags among the ids; none without it. */
-const unbindingOf = (
+function unbindEligible(
   db: QueryCreator<DatabaseSchema>,
   among: AmongIds,
   workspaceId: string,
   datasetId: string,
-) =>
-  db
+) {
+  return db
     .deleteFrom("tag_bindings")
     .where("target_id", "=", (eb) =>
       eb
@@ -197,20 +200,17 @@ const unbindingOf = (
           .where("tags.type", "=", "knowledge"),
       ),
     );
+}
 
-const unbindEligible = compiledForIds((db, among, _features, workspaceId, datasetId) =>
-  unbindingOf(db, among, workspaceId as string, datasetId as string),
+const unbindInDataset = compiledForIds((db, among, _features, workspaceId, datasetId) =>
+  unbindEligible(db, among, workspaceId as string, datasetId as string),
 );
 
-/** `unbindEligible` and, in the same statement, whether the workspace has the dataset (`found`). */
-const unbindInDataset = compiledForIds<{ found: number | string }>(
+const unbindAndFindDataset = compiledForIds<{ found: number | string }>(
   (db, among, _features, workspaceId, datasetId) =>
-    db
-      .with("unbound", (w) => unbindingOf(w, among, workspaceId as string, datasetId as string))
-      .selectFrom("datasets")
-      .select((eb) => eb.fn.countAll<number | string>().as("found"))
-      .where("id", "=", datasetId as string)
-      .where("workspace_id", "=", workspaceId as string),
+    writtenWithDatasetFound(db, workspaceId as string, datasetId as string, (w) =>
+      unbindEligible(w, among, workspaceId as string, datasetId as string),
+    ),
 );
 
 const insertTag = compiledRead(
@@ -377,29 +377,46 @@ export class KyselyTagRepository implements TagRepository {
   }
 
   async bindToDataset({ workspaceId, datasetId, tags, createdAt }: DatasetBinding): Promise<boolean> {
-    const asked = tags.flatMap(({ bindingId, tagId }) => [bindingId, tagId]);
     if (this.features.modifyingCtes && tags.length > 0) {
       const [row] = await (tags.length > LARGEST_COMPILED_COUNT
-        ? runBuilt(this.db, bindingIn(this.db, this.askedRows(tags), workspaceId, datasetId, createdAt))
-        : bindInDataset(this.db, tags.length, ...asked, workspaceId, datasetId, createdAt));
+        ? runBuilt(
+            this.db,
+            writtenWithDatasetFound(this.db, workspaceId, datasetId, (w) =>
+              bindEligible(w, this.askedAsOneParameter(tags), workspaceId, datasetId, createdAt),
+            ).compile(),
+          )
+        : bindAndFindDataset(
+            this.db,
+            tags.length,
+            ...tags.flatMap(({ bindingId, tagId }) => [bindingId, tagId]),
+            workspaceId,
+            datasetId,
+            createdAt,
+          ));
       return Number(row?.found ?? 0) > 0;
     }
-    // No tags to bind, or a WITH cannot write (SQLite, where a read costs no round trip): the
-    // dataset's read, then the write.
-    const [found] = await datasetInWorkspace(this.db, workspaceId, datasetId);
+    // No tags to bind, or a WITH cannot write (SQLite, in process, where statements cost no round
+    // trip and point reads apart run fastest): the dataset, the tags, the domain's rule, the insert.
+    const [found] = await datasetIdInWorkspace(this.db, workspaceId, datasetId);
     if (!found) return false;
-    if (tags.length > LARGEST_COMPILED_COUNT) {
-      await this.db.executeQuery(
-        bindEligible(this.db, this.askedRows(tags), workspaceId, datasetId, createdAt).compile(),
-      );
-    } else if (tags.length > 0) {
-      await bindEligibleByCount(this.db, tags.length, ...asked, workspaceId, datasetId, createdAt);
-    }
+    const asked = tags.map(({ tagId }) => tagId);
+    const eligible = new Set(eligibleTagIds(asked, await this.findByIds(asked), workspaceId));
+    await this.bind(
+      tags
+        .filter(({ tagId }) => eligible.has(tagId))
+        .map(({ tagId, bindingId }) => ({
+          id: bindingId,
+          workspaceId,
+          tagId,
+          targetId: datasetId,
+          createdAt,
+        })),
+    );
     return true;
   }
 
   /** The tags asked for, past the kept statements' counts: one parameter, however many. */
-  private askedRows(tags: DatasetBinding["tags"]) {
+  private askedAsOneParameter(tags: DatasetBinding["tags"]) {
     return this.features.rowsOf(
       tags.map(({ bindingId, tagId }) => [bindingId, tagId]),
       2,
@@ -409,12 +426,12 @@ export class KyselyTagRepository implements TagRepository {
   async unbindFromDataset(workspaceId: string, datasetId: string, tagIds: readonly string[]) {
     const unique = [...new Set(tagIds)];
     if (this.features.modifyingCtes) {
-      const [row] = await unbindInDataset(this.db, this.features, unique, workspaceId, datasetId);
+      const [row] = await unbindAndFindDataset(this.db, this.features, unique, workspaceId, datasetId);
       return Number(row?.found ?? 0) > 0;
     }
-    const [found] = await datasetInWorkspace(this.db, workspaceId, datasetId);
+    const [found] = await datasetIdInWorkspace(this.db, workspaceId, datasetId);
     if (!found) return false;
-    if (unique.length > 0) await unbindEligible(this.db, this.features, unique, workspaceId, datasetId);
+    if (unique.length > 0) await unbindInDataset(this.db, this.features, unique, workspaceId, datasetId);
     return true;
   }
 

@@ -28,9 +28,9 @@ export async function checkedDataset(
 }
 
 /**
- * For a request refused without its dataset read (a write that checks the dataset as it writes,
- * `ServedTo`, or a check made before that write): throws the dataset's own error (404, 403) if it
- * has one, else `error`. The dataset is read only on refusal, and its errors still come first.
+ * For a request refused before its write (a check of its own, such as a name rule): throws the
+ * dataset's own error (404, 403) if it has one, else `error`, so the dataset's errors still come
+ * first though it was not read before.
  */
 export async function refusedAfterDataset(
   datasets: DatasetRepository,
@@ -39,4 +39,26 @@ export async function refusedAfterDataset(
 ): Promise<never> {
   await checkedDataset(datasets, scope);
   throw error;
+}
+
+/**
+ * Runs a write that checks its dataset as it writes (`ServedTo`), reading the dataset only when
+ * the write is `refused`: its 404 or 403 then wins. A dataset that serves the workspace after all
+ * (its API turned on in between) has the write tried again, checked the same way, up to `attempts`
+ * writes in all; the last answer is then the write's own (a taken name, a missing field).
+ */
+export async function writeCheckingDataset<Result>(
+  datasets: DatasetRepository,
+  scope: OpenDatasetInput,
+  write: () => Promise<Result>,
+  refused: (result: Result) => boolean,
+  attempts = 2,
+): Promise<Result> {
+  let result = await write();
+  for (let attempt = 1; attempt < attempts && refused(result); attempt += 1) {
+    await checkedDataset(datasets, scope);
+    result = await write();
+  }
+  if (refused(result)) await checkedDataset(datasets, scope);
+  return result;
 }

@@ -1,6 +1,9 @@
-import { BUILT_IN_FIELDS, type Dataset } from "@service-api/domain";
+import { BUILT_IN_FIELDS, type Dataset, StoreUnavailableError } from "@service-api/domain";
 import type { Clock, DatasetRepository } from "@service-api/ports";
-import { checkedDataset } from "../datasets/open-dataset.js";
+import { writeCheckingDataset } from "../datasets/open-dataset.js";
+
+/** Writes a toggle tries while its dataset keeps changing between serving the workspace and not. */
+const ATTEMPTS = 3;
 
 /** Get Built-in Metadata Fields: the five, constant, once the dataset is checked. */
 export class ListBuiltInFields {
@@ -23,10 +26,12 @@ export class ToggleBuiltInFields {
   async execute(input: { workspaceId: string; datasetId: string; enabled: boolean }): Promise<void> {
     const { workspaceId, datasetId, enabled } = input;
     const now = this.clock.nowSeconds();
-    if ((await this.datasets.setBuiltInFieldEnabled(datasetId, enabled, now, workspaceId)) !== "refused")
-      return;
-    await checkedDataset(this.datasets, input);
-    // It serves the workspace now (its API was turned on in between): the toggle, as checked.
-    await this.datasets.setBuiltInFieldEnabled(datasetId, enabled, now);
+    const toggle = () => this.datasets.setBuiltInFieldEnabled(datasetId, enabled, now, workspaceId);
+    const refused = (toggled: string) => toggled === "refused";
+    // Refused each time while the dataset read between said it served: its API keeps turning on
+    // and off. Nothing was written; the same request may succeed later.
+    if (refused(await writeCheckingDataset(this.datasets, input, toggle, refused, ATTEMPTS))) {
+      throw new StoreUnavailableError();
+    }
   }
 }

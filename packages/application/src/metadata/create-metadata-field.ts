@@ -1,6 +1,6 @@
 import type { MetadataField, MetadataFieldType } from "@service-api/domain";
 import type { Clock, DatasetRepository, IdGenerator, MetadataRepository } from "@service-api/ports";
-import { refusedAfterDataset } from "../datasets/open-dataset.js";
+import { refusedAfterDataset, writeCheckingDataset } from "../datasets/open-dataset.js";
 import { ensureFieldName, metadataNameTaken } from "./metadata-field-rules.js";
 
 export interface CreateMetadataFieldInput {
@@ -32,8 +32,9 @@ export class CreateMetadataField {
     const field = { id: this.ids.next(), datasetId, name, type, createdAt: this.clock.nowSeconds() };
     // The store's unique (dataset, name) settles races. Fields created at once may share a place;
     // their order is then by id, as for any tie.
-    if (!(await this.metadata.createField(field, workspaceId))) {
-      return refusedAfterDataset(this.datasets, input, metadataNameTaken());
+    const create = () => this.metadata.createField(field, workspaceId);
+    if (!(await writeCheckingDataset(this.datasets, input, create, (created) => !created))) {
+      throw metadataNameTaken();
     }
     return field;
   }

@@ -1,5 +1,5 @@
 import type { DatasetRepository, MetadataRepository } from "@service-api/ports";
-import { refusedAfterDataset } from "../datasets/open-dataset.js";
+import { writeCheckingDataset } from "../datasets/open-dataset.js";
 import { metadataNotFound } from "./metadata-field-rules.js";
 
 export interface DeleteMetadataFieldInput {
@@ -19,8 +19,9 @@ export class DeleteMetadataField {
   ) {}
 
   async execute(input: DeleteMetadataFieldInput): Promise<void> {
-    if (!(await this.metadata.deleteField(input.datasetId, input.fieldId, input.workspaceId))) {
-      await refusedAfterDataset(this.datasets, input, metadataNotFound());
+    const remove = () => this.metadata.deleteField(input.datasetId, input.fieldId, input.workspaceId);
+    if (!(await writeCheckingDataset(this.datasets, input, remove, (deleted) => !deleted))) {
+      throw metadataNotFound();
     }
   }
 }

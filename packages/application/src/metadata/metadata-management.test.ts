@@ -1,3 +1,4 @@
+import type { Dataset } from "@service-api/domain";
 import { aDataset, aDocument, aMetadataField, aWorkspace } from "@service-api/ports/testing";
 import { describe, expect, it } from "vitest";
 import { createWorld } from "../test-support/world.js";
@@ -7,6 +8,9 @@ import { DeleteMetadataField } from "./delete-metadata-field.js";
 import { ListMetadataFields } from "./list-metadata-fields.js";
 import { RenameMetadataField } from "./rename-metadata-field.js";
 import { type DocumentMetadataOperation, SetDocumentMetadata } from "./set-document-metadata.js";
+
+/** The request's workspace and dataset, as a use case takes them. */
+const scopeOf = (dataset: Dataset) => ({ workspaceId: dataset.workspaceId, datasetId: dataset.id });
 
 async function setup() {
   const world = createWorld();
@@ -34,15 +38,13 @@ describe("metadata field management", () => {
   it("creates fields last in the list, refusing blank, long, built-in and taken names in that order", async () => {
     const { world, workspace, dataset, create, list } = await setup();
     const author = await create.execute({
-      workspaceId: dataset.workspaceId,
-      datasetId: dataset.id,
+      ...scopeOf(dataset),
       type: "string",
       name: "author",
     });
     world.clock.now += 1;
     const year = await create.execute({
-      workspaceId: dataset.workspaceId,
-      datasetId: dataset.id,
+      ...scopeOf(dataset),
       type: "number",
       name: "year",
     });
@@ -59,8 +61,7 @@ describe("metadata field management", () => {
     ]) {
       await expect(
         create.execute({
-          workspaceId: dataset.workspaceId,
-          datasetId: dataset.id,
+          ...scopeOf(dataset),
           type: "string",
           name: name!,
         }),
@@ -74,28 +75,24 @@ describe("metadata field management", () => {
   it("renames a field keeping its values, 404s a missing field before a taken name, accepts its own", async () => {
     const { world, dataset, documents, create, rename, set } = await setup();
     const author = await create.execute({
-      workspaceId: dataset.workspaceId,
-      datasetId: dataset.id,
+      ...scopeOf(dataset),
       type: "string",
       name: "author",
     });
     await create.execute({
-      workspaceId: dataset.workspaceId,
-      datasetId: dataset.id,
+      ...scopeOf(dataset),
       type: "string",
       name: "editor",
     });
     await set.execute({
-      workspaceId: dataset.workspaceId,
-      datasetId: dataset.id,
+      ...scopeOf(dataset),
       operations: [
         { documentId: documents[0].id, metadataList: [{ id: author.id, value: "Ada" }], partialUpdate: true },
       ],
     });
     expect(
       await rename.execute({
-        workspaceId: dataset.workspaceId,
-        datasetId: dataset.id,
+        ...scopeOf(dataset),
         fieldId: author.id,
         name: "author",
       }),
@@ -104,8 +101,7 @@ describe("metadata field management", () => {
     });
     await expect(
       rename.execute({
-        workspaceId: dataset.workspaceId,
-        datasetId: dataset.id,
+        ...scopeOf(dataset),
         fieldId: "missing",
         name: "editor",
       }),
@@ -115,8 +111,7 @@ describe("metadata field management", () => {
     });
     await expect(
       rename.execute({
-        workspaceId: dataset.workspaceId,
-        datasetId: dataset.id,
+        ...scopeOf(dataset),
         fieldId: author.id,
         name: "editor",
       }),
@@ -124,8 +119,7 @@ describe("metadata field management", () => {
       message: "Metadata name already exists.",
     });
     await rename.execute({
-      workspaceId: dataset.workspaceId,
-      datasetId: dataset.id,
+      ...scopeOf(dataset),
       fieldId: author.id,
       name: "writer",
     });
@@ -137,14 +131,12 @@ describe("metadata field management", () => {
   it("deletes a field and its values, and 404s a field of another dataset", async () => {
     const { world, workspace, dataset, documents, create, remove, set } = await setup();
     const field = await create.execute({
-      workspaceId: dataset.workspaceId,
-      datasetId: dataset.id,
+      ...scopeOf(dataset),
       type: "string",
       name: "gone",
     });
     await set.execute({
-      workspaceId: dataset.workspaceId,
-      datasetId: dataset.id,
+      ...scopeOf(dataset),
       operations: [
         { documentId: documents[1].id, metadataList: [{ id: field.id, value: "x" }], partialUpdate: false },
       ],
@@ -153,12 +145,10 @@ describe("metadata field management", () => {
     await world.datasets.save(other);
     const foreign = aMetadataField(other.id);
     await world.metadata.saveField(foreign);
-    await expect(
-      remove.execute({ workspaceId: dataset.workspaceId, datasetId: dataset.id, fieldId: foreign.id }),
-    ).rejects.toMatchObject({
+    await expect(remove.execute({ ...scopeOf(dataset), fieldId: foreign.id })).rejects.toMatchObject({
       code: "not_found",
     });
-    await remove.execute({ workspaceId: dataset.workspaceId, datasetId: dataset.id, fieldId: field.id });
+    await remove.execute({ ...scopeOf(dataset), fieldId: field.id });
     expect(await world.metadata.valuesOf(documents[1].id)).toEqual([]);
   });
 
@@ -200,28 +190,24 @@ describe("metadata field management", () => {
     const { world, dataset, documents, create, set } = await setup();
     const [n, t, s] = [
       await create.execute({
-        workspaceId: dataset.workspaceId,
-        datasetId: dataset.id,
+        ...scopeOf(dataset),
         type: "number",
         name: "n",
       }),
       await create.execute({
-        workspaceId: dataset.workspaceId,
-        datasetId: dataset.id,
+        ...scopeOf(dataset),
         type: "time",
         name: "t",
       }),
       await create.execute({
-        workspaceId: dataset.workspaceId,
-        datasetId: dataset.id,
+        ...scopeOf(dataset),
         type: "string",
         name: "s",
       }),
     ];
     const [first] = documents;
     await set.execute({
-      workspaceId: dataset.workspaceId,
-      datasetId: dataset.id,
+      ...scopeOf(dataset),
       operations: [
         {
           documentId: first.id,
@@ -239,14 +225,12 @@ describe("metadata field management", () => {
       Object.fromEntries((await world.metadata.valuesOf(first.id)).map((e) => [e.name, e.value]));
     expect(await values()).toEqual({ n: "42", t: "1700000000", s: "last" });
     await set.execute({
-      workspaceId: dataset.workspaceId,
-      datasetId: dataset.id,
+      ...scopeOf(dataset),
       operations: [{ documentId: first.id, metadataList: [{ id: n.id, value: null }], partialUpdate: true }],
     });
     expect(await values()).toEqual({ t: "1700000000", s: "last" });
     await set.execute({
-      workspaceId: dataset.workspaceId,
-      datasetId: dataset.id,
+      ...scopeOf(dataset),
       operations: [
         { documentId: first.id, metadataList: [{ id: s.id, value: "only" }], partialUpdate: false },
       ],
@@ -257,8 +241,7 @@ describe("metadata field management", () => {
   it("writes nothing when any operation names a missing document or field, or a value of the wrong type", async () => {
     const { world, dataset, documents, create, set } = await setup();
     const n = await create.execute({
-      workspaceId: dataset.workspaceId,
-      datasetId: dataset.id,
+      ...scopeOf(dataset),
       type: "number",
       name: "n",
     });
@@ -286,9 +269,9 @@ describe("metadata field management", () => {
       ],
     ] as [DocumentMetadataOperation, string][];
     for (const [bad, message] of cases) {
-      await expect(
-        set.execute({ workspaceId: dataset.workspaceId, datasetId: dataset.id, operations: [good, bad] }),
-      ).rejects.toMatchObject({ message });
+      await expect(set.execute({ ...scopeOf(dataset), operations: [good, bad] })).rejects.toMatchObject({
+        message,
+      });
       expect(await world.metadata.valuesOf(documents[0].id)).toEqual([]);
     }
   });
@@ -296,8 +279,7 @@ describe("metadata field management", () => {
   it("checks the dataset before anything of the operations: 404 not the workspace's, 403 API off", async () => {
     const { world, workspace, dataset, documents, create, set } = await setup();
     const field = await create.execute({
-      workspaceId: dataset.workspaceId,
-      datasetId: dataset.id,
+      ...scopeOf(dataset),
       type: "string",
       name: "s",
     });
@@ -322,16 +304,39 @@ describe("metadata field management", () => {
 
   it("toggles the built-ins even when the dataset began to serve the API between the checked write and its read", async () => {
     const { world, workspace, dataset } = await setup();
-    // The checked write saw the dataset closed; by the read that followed, it was open.
+    // The first checked write saw the dataset closed; by the read that followed, it was open.
     const toggle = world.datasets.setBuiltInFieldEnabled.bind(world.datasets);
+    let closedFor = 1;
     world.datasets.setBuiltInFieldEnabled = async (...args) =>
-      args[3] === undefined ? toggle(...args) : "refused";
-    await new ToggleBuiltInFields(world.datasets, world.clock).execute({
-      workspaceId: workspace.id,
-      datasetId: dataset.id,
-      enabled: true,
-    });
+      closedFor-- > 0 ? "refused" : toggle(...args);
+    const scope = { workspaceId: workspace.id, datasetId: dataset.id };
+    await new ToggleBuiltInFields(world.datasets, world.clock).execute({ ...scope, enabled: true });
     expect((await world.datasets.findInWorkspace(workspace.id, dataset.id))?.builtInFieldEnabled).toBe(true);
+    // Refused on every try while every read says it serves: 503, nothing written.
+    closedFor = 3;
+    await expect(
+      new ToggleBuiltInFields(world.datasets, world.clock).execute({ ...scope, enabled: false }),
+    ).rejects.toMatchObject({ code: "service_unavailable" });
+    expect((await world.datasets.findInWorkspace(workspace.id, dataset.id))?.builtInFieldEnabled).toBe(true);
+  });
+
+  it("writes a field even when the dataset began to serve the API between the checked write and its read", async () => {
+    const { world, workspace, dataset, create, rename, remove } = await setup();
+    const scope = { workspaceId: workspace.id, datasetId: dataset.id };
+    const refuseOnce = <Method extends "createField" | "renameField" | "deleteField">(method: Method) => {
+      const write = world.metadata[method].bind(world.metadata) as (...args: unknown[]) => Promise<unknown>;
+      let closedFor = 1;
+      world.metadata[method] = (async (...args: unknown[]) =>
+        closedFor-- > 0 ? (method === "renameField" ? "not_found" : false) : write(...args)) as never;
+    };
+    refuseOnce("createField");
+    const field = await create.execute({ ...scope, type: "string", name: "author" });
+    refuseOnce("renameField");
+    await rename.execute({ ...scope, fieldId: field.id, name: "writer" });
+    expect(await world.metadata.listFields(dataset.id)).toEqual([{ ...field, name: "writer" }]);
+    refuseOnce("deleteField");
+    await remove.execute({ ...scope, fieldId: field.id });
+    expect(await world.metadata.listFields(dataset.id)).toEqual([]);
   });
 
   it("shows the built-ins once enabled, moving updatedAt only on a change", async () => {

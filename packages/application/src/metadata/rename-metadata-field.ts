@@ -1,6 +1,6 @@
 import type { MetadataField } from "@service-api/domain";
 import type { DatasetRepository, MetadataRepository } from "@service-api/ports";
-import { refusedAfterDataset } from "../datasets/open-dataset.js";
+import { refusedAfterDataset, writeCheckingDataset } from "../datasets/open-dataset.js";
 import { ensureFieldName, metadataNameTaken, metadataNotFound } from "./metadata-field-rules.js";
 
 export interface RenameMetadataFieldInput {
@@ -28,9 +28,10 @@ export class RenameMetadataField {
     } catch (error) {
       return refusedAfterDataset(this.datasets, input, error);
     }
-    const renamed = await this.metadata.renameField(datasetId, fieldId, name, workspaceId);
-    if (renamed === "not_found") return refusedAfterDataset(this.datasets, input, metadataNotFound());
-    // Refused by the unique name, so the dataset was checked and passed.
+    const rename = () => this.metadata.renameField(datasetId, fieldId, name, workspaceId);
+    // A taken name is refused by the unique index, after the dataset's check passed.
+    const renamed = await writeCheckingDataset(this.datasets, input, rename, (r) => r === "not_found");
+    if (renamed === "not_found") throw metadataNotFound();
     if (renamed === "name_taken") throw metadataNameTaken();
     return renamed;
   }
