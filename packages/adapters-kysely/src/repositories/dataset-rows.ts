@@ -1,5 +1,5 @@
 import type { Dataset } from "@service-api/domain";
-import type { Kysely, QueryCreator, Selectable } from "kysely";
+import type { QueryCreator, Selectable } from "kysely";
 import type { DatabaseSchema, DatasetTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { fromFlag, processRuleFromColumns, toFlag } from "./rows.js";
@@ -73,25 +73,27 @@ export function datasetServing(
     : select.where("workspace_id", "=", servedTo).where("enable_api", "=", toFlag(true));
 }
 
+/** `datasetServing` for one set of statements: checking `servedTo`, or (unchecked) ignoring it. */
+export type DatasetScope = (
+  db: QueryCreator<DatabaseSchema>,
+  datasetId: string,
+  servedTo: string | undefined,
+) => ReturnType<typeof datasetServing>;
+
 /**
- * A write's statements built twice by `make`: without the dataset check (`served` false) and with
- * it (`ServedTo`), each compiled once. Gives those a write with that `servedTo` runs.
+ * A write's statements built twice by `make`, each compiled once: with a scope that ignores
+ * `servedTo` and with one that checks it (`ServedTo`). Gives those a write with that `servedTo` runs.
  */
-export function withAndWithoutServing<Statements>(make: (served: boolean) => Statements) {
-  const [unchecked, checked] = [make(false), make(true)];
+export function withAndWithoutServing<Statements>(make: (scoped: DatasetScope) => Statements) {
+  const unchecked = make((db, datasetId) => datasetServing(db, datasetId, undefined));
+  const checked = make(datasetServing);
   return (servedTo: string | undefined) => (servedTo === undefined ? unchecked : checked);
 }
 
 /**
- * `datasetServing`, locking the dataset's row where rows lock: a single write statement that
- * compares against it takes the dataset's lock before any row it changes.
+ * The dataset's id (`datasetServing`), locking its row where rows lock: a single write statement
+ * that compares against it takes the dataset's lock before any row it changes.
  */
-export function lockedDataset(
-  db: Kysely<DatabaseSchema>,
-  features: SqlFeatures,
-  datasetId: string,
-  servedTo?: string,
-) {
-  const select = datasetServing(db, datasetId, servedTo);
+export function lockedWhereRowsLock(features: SqlFeatures, select: ReturnType<typeof datasetServing>) {
   return features.locksRows ? select.forUpdate() : select;
 }

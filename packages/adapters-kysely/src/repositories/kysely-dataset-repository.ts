@@ -4,7 +4,7 @@ import { type ExpressionBuilder, type Kysely, type QueryCreator, sql } from "kys
 import { compiledRead, compiledReadWith } from "../compiled-read.js";
 import type { DatabaseSchema, Flag } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
-import { type DatasetRow, datasetFromRow, datasetServing, withAndWithoutServing } from "./dataset-rows.js";
+import { type DatasetRow, type DatasetScope, datasetFromRow, withAndWithoutServing } from "./dataset-rows.js";
 import { fieldFromRow } from "./kysely-metadata-repository.js";
 import { tagFromRow } from "./kysely-tag-repository.js";
 import { jsonRows, toFlag, updateAllBut } from "./rows.js";
@@ -103,13 +103,11 @@ const overviewInWorkspace = compiledReadWith((db, features, workspaceId: string,
 
 /**
  * Shows or hides the built-in fields, compiled once (on PostgreSQL, named) for a dataset that
- * exists, or (`served`) that serves the workspace (`ServedTo`). `change` writes when they are not so
+ * exists, or that serves the workspace (`ServedTo`, `scoped`). `change` writes when they are not so
  * yet; `changeAndFindDataset` (PostgreSQL) does too, and says in the same statement whether the
  * dataset was there; `dataset` reads only that.
  */
-const builtInToggle = (served: boolean) => {
-  const scoped = (db: QueryCreator<DatabaseSchema>, datasetId: string, servedTo: string | undefined) =>
-    datasetServing(db, datasetId, served ? servedTo : undefined);
+const builtInToggle = (scoped: DatasetScope) => {
   const change = (
     db: QueryCreator<DatabaseSchema>,
     datasetId: string,

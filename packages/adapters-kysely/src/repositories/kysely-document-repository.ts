@@ -4,7 +4,7 @@ import type { Kysely } from "kysely";
 import { compiledForIds, compiledRead } from "../compiled-read.js";
 import type { DatabaseSchema, Flag } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
-import { datasetServing, withAndWithoutServing } from "./dataset-rows.js";
+import { type DatasetScope, withAndWithoutServing } from "./dataset-rows.js";
 import { documentDetailRead } from "./document-detail-read.js";
 import { documentCount, readDocumentPage, readDocumentPageWithDataset } from "./document-page-read.js";
 import { documentFromRow, documentToRow } from "./document-rows.js";
@@ -40,16 +40,16 @@ const documentsInDataset = compiledForIds((db, among, _features, datasetId) =>
 );
 /**
  * A document's delete statements, compiled once (on PostgreSQL, named) without the dataset check
- * and (`served`) with it (`ServedTo`), in the same statement.
+ * and with it (`ServedTo`, `scoped`), in the same statement.
  */
-const documentDeletes = (served: boolean) => ({
+const documentDeletes = (scoped: DatasetScope) => ({
   /** The document, when its archived flag is as given; its file is then the caller's to check. */
   documentOnly: compiledRead(
     (db, datasetId: string, documentId: string, archived: Flag, servedTo: string | undefined) =>
       db
         .deleteFrom("documents")
         .where("id", "=", documentId)
-        .where("dataset_id", "=", datasetServing(db, datasetId, served ? servedTo : undefined))
+        .where("dataset_id", "=", scoped(db, datasetId, servedTo))
         .where("archived", "=", archived)
         .returning("upload_file_id"),
   ),
@@ -60,7 +60,7 @@ const documentDeletes = (served: boolean) => ({
   documentAndFile: compiledRead(
     (db, datasetId: string, documentId: string, archived: Flag, servedTo: string | undefined) =>
       db
-        .with("locked", () => datasetServing(db, datasetId, served ? servedTo : undefined).forUpdate())
+        .with("locked", () => scoped(db, datasetId, servedTo).forUpdate())
         .with("gone", (w) =>
           w
             .deleteFrom("documents")

@@ -11,9 +11,9 @@ import type { DatabaseSchema, MetadataFieldTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import {
   DATASET_COLUMNS_PREFIXED,
+  type DatasetScope,
   datasetFromPrefixed,
-  datasetServing,
-  lockedDataset,
+  lockedWhereRowsLock,
   withAndWithoutServing,
 } from "./dataset-rows.js";
 import { entryFromRow, valuesWithFields } from "./metadata-rows.js";
@@ -75,7 +75,7 @@ const fieldOfDataset = compiledRead((db, datasetId: string, fieldId: string) =>
  * A field's write statements, compiled once (on PostgreSQL, named): without a dataset check, and
  * checking that the dataset serves the workspace (`ServedTo`) as they write.
  */
-const fieldWrites = (served: boolean) => ({
+const fieldWrites = (scoped: DatasetScope) => ({
   /** The field after the dataset's last, unless its name is taken; the dataset's row gives its id. */
   insert: compiledRead(
     (
@@ -92,7 +92,7 @@ const fieldWrites = (served: boolean) => ({
         .columns(["id", "dataset_id", "name", "type", "created_at", "position"])
         .expression(
           db
-            .selectFrom(datasetServing(db, datasetId, served ? servedTo : undefined).as("ds"))
+            .selectFrom(scoped(db, datasetId, servedTo).as("ds"))
             .select([
               sql.val(id).as("id"),
               "ds.id as dataset_id",
@@ -112,7 +112,7 @@ const fieldWrites = (served: boolean) => ({
       .updateTable("metadata_fields")
       .set({ name })
       .where("id", "=", fieldId)
-      .where("dataset_id", "=", datasetServing(db, datasetId, served ? servedTo : undefined))
+      .where("dataset_id", "=", scoped(db, datasetId, servedTo))
       .returning(FIELD_COLUMNS),
   ),
   // The values go with the field (foreign key, on delete cascade), and their triggers take the
@@ -122,7 +122,7 @@ const fieldWrites = (served: boolean) => ({
     db
       .deleteFrom("metadata_fields")
       .where("id", "=", fieldId)
-      .where("dataset_id", "=", lockedDataset(db, features, datasetId, served ? servedTo : undefined))
+      .where("dataset_id", "=", lockedWhereRowsLock(features, scoped(db, datasetId, servedTo)))
       .returning("id"),
   ),
 });
