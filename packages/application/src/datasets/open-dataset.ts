@@ -28,17 +28,21 @@ export async function checkedDataset(
 }
 
 /**
- * For a request refused before its write (a check of its own, such as a name rule): throws the
- * dataset's own error (404, 403) if it has one, else `error`, so the dataset's errors still come
- * first though it was not read before.
+ * Runs a check of the request's own made before its write (a name rule): if it throws, the
+ * dataset's own error (404, 403) wins, so the dataset's errors still come first though it is read
+ * only then.
  */
-export async function refusedAfterDataset(
+export async function checkAfterDataset(
   datasets: DatasetRepository,
   scope: OpenDatasetInput,
-  error: unknown,
-): Promise<never> {
-  await checkedDataset(datasets, scope);
-  throw error;
+  check: () => void,
+): Promise<void> {
+  try {
+    check();
+  } catch (error) {
+    await checkedDataset(datasets, scope);
+    throw error;
+  }
 }
 
 /**

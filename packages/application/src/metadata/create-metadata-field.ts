@@ -1,6 +1,6 @@
 import type { MetadataField, MetadataFieldType } from "@service-api/domain";
 import type { Clock, DatasetRepository, IdGenerator, MetadataRepository } from "@service-api/ports";
-import { refusedAfterDataset, writeCheckingDataset } from "../datasets/open-dataset.js";
+import { checkAfterDataset, writeCheckingDataset } from "../datasets/open-dataset.js";
 import { ensureFieldName, metadataNameTaken } from "./metadata-field-rules.js";
 
 export interface CreateMetadataFieldInput {
@@ -24,11 +24,7 @@ export class CreateMetadataField {
 
   async execute(input: CreateMetadataFieldInput): Promise<MetadataField> {
     const { workspaceId, datasetId, type, name } = input;
-    try {
-      ensureFieldName(name);
-    } catch (error) {
-      return refusedAfterDataset(this.datasets, input, error);
-    }
+    await checkAfterDataset(this.datasets, input, () => ensureFieldName(name));
     const field = { id: this.ids.next(), datasetId, name, type, createdAt: this.clock.nowSeconds() };
     // The store's unique (dataset, name) settles races. Fields created at once may share a place;
     // their order is then by id, as for any tie.

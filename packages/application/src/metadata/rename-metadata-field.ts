@@ -1,6 +1,6 @@
 import type { MetadataField } from "@service-api/domain";
 import type { DatasetRepository, MetadataRepository } from "@service-api/ports";
-import { refusedAfterDataset, writeCheckingDataset } from "../datasets/open-dataset.js";
+import { checkAfterDataset, writeCheckingDataset } from "../datasets/open-dataset.js";
 import { ensureFieldName, metadataNameTaken, metadataNotFound } from "./metadata-field-rules.js";
 
 export interface RenameMetadataFieldInput {
@@ -23,11 +23,7 @@ export class RenameMetadataField {
 
   async execute(input: RenameMetadataFieldInput): Promise<MetadataField> {
     const { workspaceId, datasetId, fieldId, name } = input;
-    try {
-      ensureFieldName(name);
-    } catch (error) {
-      return refusedAfterDataset(this.datasets, input, error);
-    }
+    await checkAfterDataset(this.datasets, input, () => ensureFieldName(name));
     const rename = () => this.metadata.renameField(datasetId, fieldId, name, workspaceId);
     // A taken name is refused by the unique index, after the dataset's check passed.
     const renamed = await writeCheckingDataset(this.datasets, input, rename, (r) => r === "not_found");
