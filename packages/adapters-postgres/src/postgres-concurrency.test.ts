@@ -122,6 +122,43 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
     }
   });
 
+  it("answers false, not a foreign key's error, to a field created while another instance deletes its dataset", () =>
+    withStoreAndOther(async ({ store, other, dataset, waitingForLocks }) => {
+      await other.query("begin");
+      await other.query("delete from datasets where id = $1", [dataset.id]);
+      const created = store.repositories.metadata.createField(
+        aMetadataField(dataset.id),
+        dataset.workspaceId,
+      );
+      // The insert saw the dataset, and its foreign key check waits for the delete.
+      await expect.poll(waitingForLocks).toBeGreaterThan(0);
+      await other.query("commit");
+      expect(await created).toBe(false);
+    }));
+
+  it("binds the tags that are left when another instance deletes one of them during the binding", () =>
+    withStoreAndOther(async ({ store, other, dataset, waitingForLocks }) => {
+      const { tags } = store.repositories;
+      const [kept, gone] = [
+        aTag(dataset.workspaceId, { name: "kept" }),
+        aTag(dataset.workspaceId, { name: "gone" }),
+      ];
+      for (const tag of [kept, gone]) await tags.save(tag);
+      await other.query("begin");
+      await other.query("delete from tags where id = $1", [gone.id]);
+      const bound = tags.bindToDataset({
+        workspaceId: dataset.workspaceId,
+        datasetId: dataset.id,
+        tags: [kept, gone].map((tag) => ({ tagId: tag.id, bindingId: globalThis.crypto.randomUUID() })),
+        createdAt: 1,
+      });
+      // The insert saw both tags, and its foreign key check waits for the delete.
+      await expect.poll(waitingForLocks).toBeGreaterThan(0);
+      await other.query("commit");
+      expect(await bound).toBe(true);
+      expect(await tags.boundTagIds(dataset.id)).toEqual([kept.id]);
+    }));
+
   it("binds the same tags from several instances in opposite orders without a deadlock", async () => {
     const stores = await instances(3);
     const client = new pg.Client({ connectionString: database.url });

@@ -242,16 +242,14 @@ export class KyselyMetadataRepository implements MetadataRepository {
   async createField(field: MetadataField, servedTo?: string): Promise<boolean> {
     // One statement: the unique (dataset, name) constraint settles races, a taken name inserts nothing.
     const { id, datasetId, name, type, createdAt } = field;
-    const inserted = await fieldWritesFor(servedTo).insert(
-      this.db,
-      id,
-      datasetId,
-      name,
-      type,
-      createdAt,
-      servedTo,
-    );
-    return inserted.length > 0;
+    const insert = fieldWritesFor(servedTo).insert;
+    try {
+      return (await insert(this.db, id, datasetId, name, type, createdAt, servedTo)).length > 0;
+    } catch (error) {
+      // Its dataset deleted meanwhile: the insert saw it, its foreign key no longer does.
+      if (this.features.isForeignKeyViolation(error)) return false;
+      throw error;
+    }
   }
 
   async findField(datasetId: string, fieldId: string): Promise<MetadataField | undefined> {

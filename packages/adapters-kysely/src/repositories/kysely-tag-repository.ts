@@ -376,7 +376,18 @@ export class KyselyTagRepository implements TagRepository {
       .execute();
   }
 
-  async bindToDataset({ workspaceId, datasetId, tags, createdAt }: DatasetBinding): Promise<boolean> {
+  async bindToDataset(binding: DatasetBinding): Promise<boolean> {
+    try {
+      return await this.#bindToDataset(binding);
+    } catch (error) {
+      // A tag deleted meanwhile: the insert saw it, its foreign key no longer does. Once more, the
+      // tag is not seen, as any other id that names no tag.
+      if (!this.features.isForeignKeyViolation(error)) throw error;
+      return this.#bindToDataset(binding);
+    }
+  }
+
+  async #bindToDataset({ workspaceId, datasetId, tags, createdAt }: DatasetBinding): Promise<boolean> {
     if (this.features.modifyingCtes && tags.length > 0) {
       const [row] = await (tags.length > LARGEST_COMPILED_COUNT
         ? runBuilt(
