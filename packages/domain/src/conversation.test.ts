@@ -47,4 +47,16 @@ describe("ensureVariableUpdate", () => {
       MAX_VARIABLE_VALUE_BYTES - 2,
     );
   });
+
+  it("measures the value in UTF-8 bytes, not characters", () => {
+    // "é" is 2 bytes: half as many characters as the limit, and a few more, are over it.
+    const twoByte = "é".repeat(MAX_VARIABLE_VALUE_BYTES / 2);
+    expect(() => ensureVariableUpdate({ user: "u", value: twoByte })).toThrow(
+      `value is too large: ${MAX_VARIABLE_VALUE_BYTES + 2} bytes, at most ${MAX_VARIABLE_VALUE_BYTES}.`,
+    );
+    expect(ensureVariableUpdate({ user: "u", value: twoByte.slice(2) }).value).toBe(twoByte.slice(2));
+    // "😀" is one code point in two UTF-16 units and 4 bytes.
+    const fourByte = "😀".repeat(MAX_VARIABLE_VALUE_BYTES / 4);
+    expect(() => ensureVariableUpdate({ user: "u", value: fourByte })).toThrow(/too large: 204802 bytes/);
+  });
 });

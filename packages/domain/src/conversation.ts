@@ -49,7 +49,10 @@ export function ensureVariableUpdate(input: { user: unknown; value: unknown }): 
     throw new InvalidParamError("user", "user is required and must be a non-empty string.");
   }
   if (value === undefined) throw new InvalidParamError("value", "value is required.");
-  const size = new TextEncoder().encode(JSON.stringify(value)).length;
+  const serialized = JSON.stringify(value);
+  // A UTF-16 code unit takes at most 3 bytes in UTF-8: most values are measured without encoding.
+  const size =
+    serialized.length * 3 <= MAX_VARIABLE_VALUE_BYTES ? 0 : new TextEncoder().encode(serialized).length;
   if (size > MAX_VARIABLE_VALUE_BYTES) {
     throw new InvalidParamError(
       "value",

@@ -43,6 +43,7 @@ export interface ErrorBody {
 
 export const INTERNAL_ERROR: ErrorBody = { status: 500, code: "unknown", message: "Internal Server Error" };
 export const INVALID_JSON = "Invalid JSON payload received or JSON payload is empty.";
+export const REQUEST_ABORTED = "The request was aborted.";
 
 /** Errors that body-parser raises, by their `type`. */
 const BODY_PARSER_ERRORS: Record<string, ErrorBody> = {
@@ -53,7 +54,7 @@ const BODY_PARSER_ERRORS: Record<string, ErrorBody> = {
   },
   "entity.parse.failed": { status: 400, code: "bad_request", message: INVALID_JSON },
   "entity.verify.failed": { status: 400, code: "bad_request", message: INVALID_JSON },
-  "request.aborted": { status: 400, code: "bad_request", message: "The request was aborted." },
+  "request.aborted": { status: 400, code: "bad_request", message: REQUEST_ABORTED },
   "request.size.invalid": {
     status: 400,
     code: "bad_request",
