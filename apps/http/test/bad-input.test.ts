@@ -164,6 +164,26 @@ describe("bad input", () => {
     expect(await server.store.repositories.tags.boundTagIds(world.dataset.id)).toEqual([]);
   });
 
+  it("lists no dataset for a tag id with a NUL or bytes that are not UTF-8, on every store", async () => {
+    const tagged = `/v1/datasets?tag_ids=${world.knowledgeTags[0]!.id}`;
+    await call(server.url, "POST", "/v1/datasets/tags/binding", {
+      token: world.datasetKey,
+      body: { tag_ids: [world.knowledgeTags[0]!.id], target_id: world.dataset.id },
+    });
+    try {
+      expect((await call(server.url, "GET", tagged, { token: world.datasetKey })).body.total).toBe(1);
+      for (const path of [`${tagged}%00`, `${tagged}&tag_ids=%ED%A0%80x`, "/v1/datasets?tag_ids=%00"]) {
+        const response = await call(server.url, "GET", path, { token: world.datasetKey });
+        expect(response.status).toBe(200);
+        expect(response.body).toMatchObject({ data: [], total: 0 });
+      }
+    } finally {
+      await server.store.repositories.tags.unbindFromDataset(world.workspace.id, world.dataset.id, [
+        world.knowledgeTags[0]!.id,
+      ]);
+    }
+  });
+
   it("ignores a NUL among the tags to bind, binding the rest", async () => {
     const tag = world.knowledgeTags[1]!;
     const response = await call(server.url, "POST", "/v1/datasets/tags/binding", {

@@ -69,12 +69,19 @@ const HOT = new Set([
 ]);
 
 /**
- * Also sent only as named statements once warm: the variable list (each page's shape), the renames,
- * the value write, the first page of documents, the dataset's tags, the unbinding, the field writes,
- * the built-ins' toggle and the document delete.
+ * Also sent only as named statements once warm: every operation but the status change, whose
+ * statement is built for each request.
  */
 const NAMED = new Set([
   ...HOT,
+  "GET /v1/datasets/tags",
+  "POST /v1/datasets/tags",
+  "DELETE /v1/datasets/tags",
+  "GET /v1/datasets/{dataset_id}/metadata/built-in",
+  "GET /v1/datasets",
+  "GET /v1/datasets (a keyword and tags)",
+  "GET /v1/datasets/{dataset_id}",
+  "GET /v1/info",
   "POST /v1/datasets/tags/unbinding",
   "POST /v1/datasets/{dataset_id}/metadata",
   "DELETE /v1/datasets/{dataset_id}/metadata/{metadata_id}",
@@ -305,6 +312,16 @@ const CASES: Case[] = [
     ceiling: 1,
     status: 200,
     request: () => ({ method: "GET", path: "/v1/datasets?page=1&limit=20" }),
+  },
+  {
+    operation: "GET /v1/datasets (a keyword and tags)",
+    key: "knowledge",
+    ceiling: 1,
+    status: 200,
+    request: () => {
+      const tags = world.knowledgeTags.map((tag) => `tag_ids=${tag.id}`).join("&");
+      return { method: "GET", path: `/v1/datasets?keyword=${world.dataset.name.slice(1, 4)}&${tags}` };
+    },
   },
   {
     operation: "GET /v1/datasets/{dataset_id}",

@@ -137,14 +137,86 @@ const builtInToggle = (scoped: DatasetScope) => {
 };
 const builtInTogglesFor = withAndWithoutServing(builtInToggle);
 
+/** What List Datasets asks of the workspace's datasets: a name containing `keyword`, every tag of `tags`. */
+interface MatchingDatasets {
+  keyword: string | undefined;
+  /** The tags as one `listParameter`, and how many there are. */
+  tags: { list: unknown; count: number } | undefined;
+}
+
+const datasetsMatching = (
+  db: Kysely<DatabaseSchema>,
+  features: SqlFeatures,
+  workspaceId: string,
+  { keyword, tags }: MatchingDatasets,
+) => {
+  let matching = db.selectFrom("datasets").where("workspace_id", "=", workspaceId);
+  if (keyword !== undefined) matching = matching.where(features.containsText("name", keyword));
+  if (tags === undefined) return matching;
+  // Bound to every tag asked; an id that is not a knowledge tag of the workspace matches nothing.
+  return matching.where("id", "in", (eb) =>
+    eb
+      .selectFrom("tag_bindings")
+      .innerJoin("tags", "tags.id", "tag_bindings.tag_id")
+      .select("tag_bindings.target_id")
+      .where("tags.workspace_id", "=", workspaceId)
+      .where("tags.type", "=", "knowledge")
+      .where(features.inList(sql.ref("tag_bindings.tag_id"), tags.list))
+      .groupBy("tag_bindings.target_id")
+      .having((eb) => eb.fn.countAll(), "=", tags.count),
+  );
+};
+
+/**
+ * A page of List Datasets, newest first, each row with its overview and the total matching (an
+ * uncorrelated sub-select, counted once). Compiled once (on PostgreSQL, named) for each of the four
+ * filters: none, a keyword, tags, both. The tags go as one parameter, so their number does not
+ * change the statement.
+ */
+const datasetPage = (filtered: { keyword: boolean; tags: boolean }) =>
+  compiledReadWith(
+    (
+      db,
+      features,
+      workspaceId: string,
+      keyword: string,
+      tagList: unknown,
+      tagCount: number,
+      limit: number,
+      offset: number,
+    ) => {
+      const matching = datasetsMatching(db, features, workspaceId, {
+        keyword: filtered.keyword ? keyword : undefined,
+        tags: filtered.tags ? { list: tagList, count: tagCount } : undefined,
+      });
+      return matching
+        .selectAll()
+        .select(aroundDataset(features))
+        .select(matching.select((eb) => eb.fn.countAll<number>().as("total")).as("matching_total"))
+        .orderBy("created_at", "desc")
+        .orderBy("id")
+        .limit(limit)
+        .offset(offset);
+    },
+  );
+/** By `2 × keyword + tags`. */
+const DATASET_PAGES = [
+  datasetPage({ keyword: false, tags: false }),
+  datasetPage({ keyword: false, tags: true }),
+  datasetPage({ keyword: true, tags: false }),
+  datasetPage({ keyword: true, tags: true }),
+];
+
 export class KyselyDatasetRepository implements DatasetRepository {
   readonly #overviewInWorkspace;
+  readonly #pages;
 
   constructor(
     private readonly db: Kysely<DatabaseSchema>,
     private readonly features: SqlFeatures,
   ) {
     this.#overviewInWorkspace = overviewInWorkspace(features);
+    this.#pages = DATASET_PAGES.map((page) => page(features));
   }
 
   async save(dataset: Dataset): Promise<void> {
@@ -198,38 +270,33 @@ export class KyselyDatasetRepository implements DatasetRepository {
     offset: number,
     limit: number,
   ): Promise<{ items: DatasetOverview[]; total: number }> {
-    let matching = this.db.selectFrom("datasets").where("workspace_id", "=", workspaceId);
-    if (filter.keyword !== undefined)
-      matching = matching.where(this.features.containsText("name", filter.keyword));
     const tagIds = [...new Set(filter.tagIds ?? [])];
-    if (tagIds.length > 0) {
-      // Bound to every tag asked; an id that is not a knowledge tag of the workspace matches nothing.
-      matching = matching.where("id", "in", (eb) =>
-        eb
-          .selectFrom("tag_bindings")
-          .innerJoin("tags", "tags.id", "tag_bindings.tag_id")
-          .select("tag_bindings.target_id")
-          .where("tags.workspace_id", "=", workspaceId)
-          .where("tags.type", "=", "knowledge")
-          .where("tag_bindings.tag_id", "in", tagIds)
-          .groupBy("tag_bindings.target_id")
-          .having((eb) => eb.fn.countAll(), "=", tagIds.length),
-      );
-    }
-    // The total rides on each row (an uncorrelated sub-select, counted once); only a page past the
-    // end needs a count of its own.
-    const counting = matching.select((eb) => eb.fn.countAll<number>().as("total"));
-    const rows = await matching
-      .selectAll()
-      .select(aroundDataset(this.features))
-      .select(counting.as("matching_total"))
-      .orderBy("created_at", "desc")
-      .orderBy("id")
-      .limit(limit)
-      .offset(offset)
-      .execute();
+    const matching: MatchingDatasets = {
+      keyword: filter.keyword,
+      tags:
+        tagIds.length > 0 ? { list: this.features.listParameter(tagIds), count: tagIds.length } : undefined,
+    };
+    const page =
+      this.#pages[Number(matching.keyword !== undefined) * 2 + Number(matching.tags !== undefined)]!;
+    const rows = await page(
+      this.db,
+      workspaceId,
+      matching.keyword ?? "",
+      matching.tags?.list ?? null,
+      matching.tags?.count ?? 0,
+      limit,
+      offset,
+    );
+    // A page past the end has no row to carry the total: only then is it counted apart.
     const total =
-      rows[0]?.matching_total ?? (offset === 0 ? 0 : (await counting.executeTakeFirstOrThrow()).total);
+      rows[0]?.matching_total ??
+      (offset === 0
+        ? 0
+        : (
+            await datasetsMatching(this.db, this.features, workspaceId, matching)
+              .select((eb) => eb.fn.countAll<number>().as("total"))
+              .executeTakeFirstOrThrow()
+          ).total);
     return { items: rows.map((row) => overviewFromRow(row as unknown as OverviewRow)), total: Number(total) };
   }
 
