@@ -1,7 +1,11 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { request } from "node:http";
 import { connect } from "node:net";
 import { gzipSync } from "node:zlib";
+import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createServiceApiRouter } from "../src/embed.js";
+import { jsonBody } from "../src/http/json-body.js";
 import { call } from "./support/http.js";
 import { type SeededWorkspace, seedWorkspace } from "./support/seed.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
@@ -29,6 +33,35 @@ async function update(body: string | Uint8Array, headers: Record<string, string>
 
 const JSON_TYPE = { "content-type": "application/json" };
 
+const headersFor = (length: number) =>
+  `PUT ${variablePath()} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${appKey()}\r\n` +
+  `Content-Type: application/json\r\nContent-Length: ${length}\r\nConnection: close\r\n\r\n`;
+
+/**
+ * Sends the headers, then each part of the body 50 ms apart, so each arrives as a chunk of its own;
+ * the answer's text (empty when there is none). `thenClose` ends the connection after the last part.
+ */
+async function sendRaw(headers: string, parts: Buffer[], { thenClose = false } = {}): Promise<string> {
+  const { port } = new URL(server.url);
+  const socket = connect(Number(port), "127.0.0.1");
+  const received: Buffer[] = [];
+  socket.on("data", (chunk: Buffer) => received.push(chunk));
+  const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 50));
+  await new Promise((resolve) => socket.once("connect", resolve));
+  socket.write(headers);
+  for (const part of parts) {
+    await pause();
+    socket.write(part);
+  }
+  if (thenClose) {
+    await pause();
+    socket.destroy();
+  }
+  await closed;
+  return Buffer.concat(received).toString();
+}
+
 describe("JSON bodies", () => {
   it("reads a UTF-8 body, dropping a byte order mark as body-parser does", async () => {
     const answer = await update(
@@ -39,14 +72,28 @@ describe("JSON bodies", () => {
     expect(answer.stored).toBe("with a mark");
   });
 
-  it("decodes multi-byte characters split across the body's chunks", async () => {
-    // Nearly 1 MB of padding: Node hands the body over in many chunks, and "é" lands on a boundary somewhere.
+  it("decodes a character split between two of the body's chunks", async () => {
+    const body = Buffer.from(JSON.stringify({ value: "café crème", user: "alice" }));
+    const split = body.indexOf(Buffer.from("é")) + 1;
+    const answer = await sendRaw(headersFor(body.length), [body.subarray(0, split), body.subarray(split)]);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    expect(await storedValue()).toBe("café crème");
+  });
+
+  it("reads a body of many chunks whole", async () => {
+    // Nearly 1 MB of padding: Node hands the body over in many chunks.
     const value = "é".repeat(90_000);
     const body = `${JSON.stringify({ value, user: "alice" }).slice(0, -1)}${" ".repeat(800_000)}}`;
     expect(Buffer.byteLength(body)).toBeLessThan(1024 * 1024);
     const answer = await update(body, { "content-type": "application/json; charset=UTF-8" });
     expect(answer.status).toBe(200);
     expect(answer.stored).toBe(value);
+  });
+
+  it("answers a byte order mark alone as body-parser does: an empty object, which lacks its value", async () => {
+    const answer = await update("\uFEFF", JSON_TYPE);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: "invalid_param", message: expect.stringMatching(/^value: /) });
   });
 
   it("decodes a declared UTF-16 charset and a gzip Content-Encoding, as before", async () => {
@@ -86,21 +133,66 @@ describe("JSON bodies", () => {
 
   it("writes nothing for a body cut off before its declared length, and keeps serving", async () => {
     const before = await storedValue();
-    const { port } = new URL(server.url);
-    await new Promise<void>((resolve, reject) => {
-      const socket = connect(Number(port), "127.0.0.1", () => {
-        socket.write(
-          `PUT ${variablePath()} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${appKey()}\r\n` +
-            'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"value": "cut off',
-        );
-        // The server has the start of the body when the connection ends.
-        setTimeout(() => socket.destroy(), 100);
-      });
-      socket.on("close", () => resolve()).on("error", reject);
-    });
+    // Whole JSON, but less than the length declared: the request ends with the connection.
+    const body = Buffer.from(JSON.stringify({ value: "cut off", user: "alice" }));
+    const answer = await sendRaw(headersFor(body.length + 10), [body], { thenClose: true });
+    expect(answer).not.toMatch(/^HTTP\/1\.1 200 /);
     expect(await storedValue()).toBe(before);
-    const answer = await update(JSON.stringify({ value: "after", user: "alice" }), JSON_TYPE);
-    expect(answer.status).toBe(200);
-    expect(answer.stored).toBe("after");
+    const after = await update(JSON.stringify({ value: "after", user: "alice" }), JSON_TYPE);
+    expect(after.status).toBe(200);
+    expect(after.stored).toBe("after");
+  });
+
+  it("takes the body a host app's own JSON parser has read, rather than wait for it", async () => {
+    const serviceApi = createServiceApiRouter({ databaseUrl: server.databaseUrl });
+    const host = express().use(express.json()).use("/v1", serviceApi);
+    const listening = host.listen(0, "127.0.0.1");
+    await new Promise((resolve) => listening.once("listening", resolve));
+    try {
+      const { port } = listening.address() as { port: number };
+      const response = await call(`http://127.0.0.1:${port}`, "PUT", variablePath(), {
+        token: appKey(),
+        body: { value: "parsed by the host", user: "alice" },
+        checkContracts: false,
+      });
+      expect(response.status).toBe(200);
+      expect(await storedValue()).toBe("parsed by the host");
+    } finally {
+      listening.close();
+      await serviceApi.close();
+    }
+  }, 10_000);
+
+  it("goes on in the async context the body was asked for in, when the body comes later", async () => {
+    // A host's request-scoped context (a logger's, a tracer's) must survive the wait for the body.
+    const context = new AsyncLocalStorage<string>();
+    const app = express().put(
+      "/",
+      (_req, _res, next) => context.run("the request's", next),
+      ...jsonBody,
+      (req, res) => {
+        res.json({ context: context.getStore() ?? null, body: req.body });
+      },
+    );
+    const listening = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => listening.once("listening", resolve));
+    try {
+      const { port } = listening.address() as { port: number };
+      const body = JSON.stringify({ late: true });
+      const answer = await new Promise<string>((resolve, reject) => {
+        const sent = request({ port, host: "127.0.0.1", method: "PUT", path: "/", headers: JSON_TYPE });
+        sent.setHeader("content-length", Buffer.byteLength(body));
+        sent.on("response", (response) => {
+          let text = "";
+          response.on("data", (chunk) => (text += chunk)).on("end", () => resolve(text));
+        });
+        sent.on("error", reject);
+        sent.flushHeaders();
+        setTimeout(() => sent.end(body), 50);
+      });
+      expect(JSON.parse(answer)).toEqual({ context: "the request's", body: { late: true } });
+    } finally {
+      listening.close();
+    }
   });
 });

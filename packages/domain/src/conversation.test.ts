@@ -55,6 +55,12 @@ describe("ensureVariableUpdate", () => {
       `value is too large: ${MAX_VARIABLE_VALUE_BYTES + 2} bytes, at most ${MAX_VARIABLE_VALUE_BYTES}.`,
     );
     expect(ensureVariableUpdate({ user: "u", value: twoByte.slice(2) }).value).toBe(twoByte.slice(2));
+    // "€" is 3 bytes in one UTF-16 unit, the most a unit takes: exactly the limit with the quotes, then over it.
+    const threeByte = "€".repeat(Math.floor((MAX_VARIABLE_VALUE_BYTES - 2) / 3));
+    expect(ensureVariableUpdate({ user: "u", value: threeByte }).value).toBe(threeByte);
+    expect(() => ensureVariableUpdate({ user: "u", value: `${threeByte}€` })).toThrow(
+      `value is too large: ${MAX_VARIABLE_VALUE_BYTES + 3} bytes`,
+    );
     // "😀" is one code point in two UTF-16 units and 4 bytes.
     const fourByte = "😀".repeat(MAX_VARIABLE_VALUE_BYTES / 4);
     expect(() => ensureVariableUpdate({ user: "u", value: fourByte })).toThrow(/too large: 204802 bytes/);

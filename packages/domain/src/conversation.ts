@@ -50,14 +50,15 @@ export function ensureVariableUpdate(input: { user: unknown; value: unknown }): 
   }
   if (value === undefined) throw new InvalidParamError("value", "value is required.");
   const serialized = JSON.stringify(value);
-  // A UTF-16 code unit takes at most 3 bytes in UTF-8: most values are measured without encoding.
-  const size =
-    serialized.length * 3 <= MAX_VARIABLE_VALUE_BYTES ? 0 : new TextEncoder().encode(serialized).length;
-  if (size > MAX_VARIABLE_VALUE_BYTES) {
-    throw new InvalidParamError(
-      "value",
-      `value is too large: ${size} bytes, at most ${MAX_VARIABLE_VALUE_BYTES}.`,
-    );
+  // A UTF-16 code unit takes at most 3 bytes in UTF-8: most values fit without being encoded.
+  if (serialized.length * 3 > MAX_VARIABLE_VALUE_BYTES) {
+    const size = new TextEncoder().encode(serialized).length;
+    if (size > MAX_VARIABLE_VALUE_BYTES) {
+      throw new InvalidParamError(
+        "value",
+        `value is too large: ${size} bytes, at most ${MAX_VARIABLE_VALUE_BYTES}.`,
+      );
+    }
   }
   return { user, value };
 }

@@ -1,0 +1,61 @@
+import { AsyncResource } from "node:async_hooks";
+import type { IncomingMessage } from "node:http";
+import type { RequestHandler } from "express";
+import { HttpError, INVALID_JSON, REQUEST_ABORTED } from "./http-error.js";
+
+/** A JSON type with no parameter but `charset=utf-8`: the body is UTF-8 as sent. */
+const PLAIN_JSON_TYPE = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;\s*charset\s*=\s*(?:utf-8|"utf-8")\s*)?$/i;
+const BYTE_ORDER_MARK = "\uFEFF";
+
+/**
+ * The body as almost every client sends it: UTF-8, not compressed, its length declared and within
+ * the limit, not read yet.
+ */
+function readsPlainly(request: IncomingMessage, limitBytes: number): boolean {
+  // Read already (a host app's own body parser, say): body-parser leaves what is there.
+  if ((request.complete && !request.readable) || !request.socket?.readable) return false;
+  const { headers } = request;
+  if (headers["content-encoding"] !== undefined || headers["transfer-encoding"] !== undefined) return false;
+  const length = Number(headers["content-length"]);
+  return length > 0 && length <= limitBytes && PLAIN_JSON_TYPE.test(headers["content-type"] ?? "");
+}
+
+/** As body-parser parses: a byte order mark dropped, and nothing after it (a common mistake) is `{}`. */
+function parsedJson(text: string): unknown {
+  const json = text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text;
+  return json.length === 0 ? {} : JSON.parse(json);
+}
+
+/**
+ * What body-parser's JSON parser does for a plain body, in a third of its time: the bytes read,
+ * decoded once as UTF-8 (bytes that are not UTF-8 replaced), parsed whole. Node delivers no more
+ * than `Content-Length`; a connection closed before it is an aborted request. Any other body is
+ * `otherwise`'s (body-parser's, whose errors the error handler knows).
+ */
+export function plainJsonBody(limitBytes: number, otherwise: RequestHandler): RequestHandler {
+  return (req, res, next) => {
+    if (!readsPlainly(req, limitBytes)) return otherwise(req, res, next);
+    // Called from the request's events: back in the caller's async context, as body-parser calls.
+    const done = AsyncResource.bind(next);
+    const chunks: Buffer[] = [];
+    let settled = false;
+    const settle = (error?: unknown) => {
+      if (settled) return;
+      settled = true;
+      req.off("data", onData).off("end", onEnd).off("error", onAborted).off("close", onAborted);
+      done(error);
+    };
+    const onData = (chunk: Buffer) => chunks.push(chunk);
+    const onAborted = () => settle(new HttpError(400, "bad_request", REQUEST_ABORTED));
+    const onEnd = () => {
+      const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString("utf8");
+      try {
+        req.body = parsedJson(text);
+      } catch {
+        return settle(new HttpError(400, "bad_request", INVALID_JSON));
+      }
+      settle();
+    };
+    req.on("data", onData).on("end", onEnd).on("error", onAborted).on("close", onAborted);
+  };
+}
