@@ -128,6 +128,10 @@ async function sendHotStatements({
         });
     await apps.findSite(app.id);
     await datasets.findOverview(workspace.id, dataset.id);
+    // List Datasets' four shapes: no filter, a keyword, tags, both.
+    for (const keyword of [undefined, "a"])
+      for (const tagIds of [undefined, [tag.id]])
+        await datasets.listPage(workspace.id, { keyword, tagIds }, 0, 20);
     await documents.listPage(dataset.id, {}, 0, 20);
     await documents.findPage(workspace.id, dataset.id, {}, 0, 20);
     await tags.findBoundToDataset(workspace.id, dataset.id);
