@@ -195,4 +195,39 @@ describe("JSON bodies", () => {
       listening.close();
     }
   });
+
+  it("reads a body that has all arrived before it is asked for, split characters and all", async () => {
+    // A step before the body that waits (a key read from the store, say): Node has the whole body by then.
+    const app = express().put(
+      "/",
+      (_req, _res, next) => void setTimeout(next, 150),
+      ...jsonBody,
+      (req, res) => {
+        res.json(req.body);
+      },
+    );
+    const listening = app.listen(0, "127.0.0.1");
+    await new Promise((resolve) => listening.once("listening", resolve));
+    try {
+      const { port } = listening.address() as { port: number };
+      const body = Buffer.from(`\uFEFF${JSON.stringify({ value: "café crème" })}`);
+      const split = body.indexOf(Buffer.from("é")) + 1;
+      const socket = connect(port, "127.0.0.1");
+      const received: Buffer[] = [];
+      socket.on("data", (chunk: Buffer) => received.push(chunk));
+      const closed = new Promise((resolve) => socket.on("close", resolve));
+      socket.write(
+        `PUT / HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n` +
+          `Content-Length: ${body.length}\r\nConnection: close\r\n\r\n`,
+      );
+      socket.write(body.subarray(0, split));
+      setTimeout(() => socket.write(body.subarray(split)), 50);
+      await closed;
+      const answer = Buffer.concat(received).toString();
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+      expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toEqual({ value: "café crème" });
+    } finally {
+      listening.close();
+    }
+  });
 });
