@@ -118,9 +118,10 @@ export function startOurServer(
   port: number,
   workers = 1,
   mmapSizeBytes = 0,
+  nodeFlags: string[] = [],
 ): Promise<RunningProcess> {
   return start(
-    [...START_FLAGS, OUR_SERVER],
+    [...START_FLAGS, ...nodeFlags, OUR_SERVER],
     {
       NODE_ENV: "production",
       LOG_LEVEL: "warn",
@@ -135,8 +136,19 @@ export function startOurServer(
   );
 }
 
-export function startFloorServer(path: string, port: number, mmapSizeBytes = 0): Promise<RunningProcess> {
-  return start([`${HERE}floor-server.js`, path, String(port), String(mmapSizeBytes)], {}, port, "/");
+/** `nodeFlags`: Node's own flags, before the script (`--cpu-prof`, say). */
+export function startFloorServer(
+  path: string,
+  port: number,
+  mmapSizeBytes = 0,
+  nodeFlags: string[] = [],
+): Promise<RunningProcess> {
+  return start(
+    [...nodeFlags, `${HERE}floor-server.js`, path, String(port), String(mmapSizeBytes)],
+    {},
+    port,
+    "/",
+  );
 }
 
 export function startEmptyServer(kind: "express" | "http", port: number): Promise<RunningProcess> {
