@@ -45,7 +45,7 @@ export function plainJsonBody(limitBytes: number, otherwise: RequestHandler): Re
   return (req, res, next) => {
     if (!readsPlainly(req, limitBytes)) return otherwise(req, res, next);
     if (req.complete) {
-      // The whole body is here already (a small one comes with the headers): read at once.
+      // The whole body is here already (a step before it waited: a key read from the store, say).
       const chunks: Buffer[] = [];
       for (let chunk = req.read(); chunk !== null; chunk = req.read()) chunks.push(chunk);
       return next(parseInto(req, chunks));
