@@ -1,9 +1,9 @@
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "@service-api/domain";
 import express, { type RequestHandler } from "express";
 import { HttpError, INVALID_JSON } from "./http-error.js";
-import { plainJsonBody } from "./plain-json-body.js";
+import { JSON_MEDIA_TYPE, plainJsonBody } from "./plain-json-body.js";
 
-const JSON_TYPE = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;|$)/i;
+const JSON_TYPE = new RegExp(`${JSON_MEDIA_TYPE}(?:;|$)`, "i");
 /** 1 MB, as body-parser counts it: the 413's message says so. */
 const BODY_LIMIT_BYTES = 1024 * 1024;
 

@@ -3,8 +3,10 @@ import type { IncomingMessage } from "node:http";
 import type { Request, RequestHandler } from "express";
 import { HttpError, INVALID_JSON, REQUEST_ABORTED } from "./http-error.js";
 
+/** `application/json` or a `+json` type, before any parameter. */
+export const JSON_MEDIA_TYPE = String.raw`^\s*application\/(?:[\w.-]+\+)?json\s*`;
 /** A JSON type with no parameter but `charset=utf-8`: the body is UTF-8 as sent. */
-const PLAIN_JSON_TYPE = /^\s*application\/(?:[\w.-]+\+)?json\s*(?:;\s*charset\s*=\s*(?:utf-8|"utf-8")\s*)?$/i;
+const PLAIN_JSON_TYPE = new RegExp(`${JSON_MEDIA_TYPE}(?:;\\s*charset\\s*=\\s*(?:utf-8|"utf-8")\\s*)?$`, "i");
 const BYTE_ORDER_MARK = "\uFEFF";
 
 /**

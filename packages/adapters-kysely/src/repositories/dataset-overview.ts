@@ -1,7 +1,6 @@
 import type { DataSourceType, DocForm } from "@service-api/domain";
 import type { DatasetOverview } from "@service-api/ports";
-import type { ExpressionBuilder } from "kysely";
-import { sql } from "kysely";
+import { type ExpressionBuilder, sql } from "kysely";
 import type { DatabaseSchema } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { type DatasetRow, datasetFromRow } from "./dataset-rows.js";
