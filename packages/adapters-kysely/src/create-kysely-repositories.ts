@@ -19,7 +19,7 @@ export function createKyselyRepositories(
   features: SqlFeatures,
   knownAccessRevision?: () => number | undefined,
 ): Repositories {
-  const repositories: Repositories = {
+  const repositories = {
     workspaces: new KyselyWorkspaceRepository(db),
     apiKeys: new KyselyApiKeyRepository(db, knownAccessRevision),
     datasets: new KyselyDatasetRepository(db, features),
@@ -30,7 +30,7 @@ export function createKyselyRepositories(
     endUsers: new KyselyEndUserRepository(db),
     conversations: new KyselyConversationRepository(db, features),
     rateLimits: new KyselyRateLimitRepository(db),
-  };
+  } satisfies Repositories;
   if (!features.gathersReads) readSeparately(repositories);
   return repositories;
 }

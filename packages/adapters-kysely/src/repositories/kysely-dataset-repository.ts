@@ -99,6 +99,18 @@ export class KyselyDatasetRepository implements DatasetRepository {
     return row && datasetFromRow(row);
   }
 
+  /**
+   * The dataset with its document count (a counter its row keeps), in the same statement as
+   * `findInWorkspace`: for `readSeparately`, which would otherwise read the count on its own.
+   */
+  async findWithDocumentCount(
+    workspaceId: string,
+    datasetId: string,
+  ): Promise<{ dataset: Dataset; documentCount: number } | undefined> {
+    const [row] = await datasetInWorkspace(this.db, workspaceId, datasetId);
+    return row && { dataset: datasetFromRow(row), documentCount: Number(row.document_count) };
+  }
+
   async listInWorkspace(workspaceId: string): Promise<Dataset[]> {
     const rows = await this.db
       .selectFrom("datasets")

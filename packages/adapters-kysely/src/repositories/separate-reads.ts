@@ -1,4 +1,5 @@
 import type { DatasetOverview, Repositories } from "@service-api/ports";
+import type { KyselyDatasetRepository } from "./kysely-dataset-repository.js";
 
 /**
  * Where a statement costs no round trip (`SqlFeatures.gathersReads` false: SQLite, in process), the
@@ -17,7 +18,7 @@ export function readSeparately({
   conversations,
   endUsers,
   workspaces,
-}: Repositories): void {
+}: Repositories & { datasets: KyselyDatasetRepository }): void {
   documents.findDetail = async (workspaceId, datasetId, documentId) => {
     const dataset = await datasets.findInWorkspace(workspaceId, datasetId);
     const document = dataset && (await documents.findInDataset(datasetId, documentId));
@@ -35,13 +36,9 @@ export function readSeparately({
   };
 
   metadata.findFieldUsage = async (workspaceId, datasetId) => {
-    const dataset = await datasets.findInWorkspace(workspaceId, datasetId);
-    if (!dataset) return { dataset, documentCount: 0, fields: [] };
-    return {
-      dataset,
-      documentCount: await documents.countInDataset(datasetId),
-      fields: await metadata.listFieldUsage(datasetId),
-    };
+    const found = await datasets.findWithDocumentCount(workspaceId, datasetId);
+    if (!found) return { dataset: undefined, documentCount: 0, fields: [] };
+    return { ...found, fields: await metadata.listFieldUsage(datasetId) };
   };
 
   metadata.findForValueWrite = async (workspaceId, datasetId, documentIds) => {
