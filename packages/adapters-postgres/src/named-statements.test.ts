@@ -140,6 +140,44 @@ describe.skipIf(!available)("named statements on PostgreSQL", () => {
     }
   });
 
+  it("ask for a name's row description only at its first call on a connection, rows or none", async () => {
+    const database = await createTestDatabase();
+    const describing = vi.spyOn(
+      (pg as unknown as { Connection: { prototype: { describe(message: unknown): void } } }).Connection
+        .prototype,
+      "describe",
+    );
+    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    try {
+      await statementsTable(pool);
+      const statements = new NamedStatements(4);
+      const insert = "insert into t (a) values ($1)";
+      const select = "select a, a * 2 as twice from t where a = $1";
+      statements.claim(insert);
+      statements.claim(select);
+      for (let call = 1; call <= 3; call += 1) {
+        expect((await statements.sendToPool(pool, insert, [call])).rowCount).toBe(1);
+        expect((await statements.sendToPool(pool, select, [call])).rows).toEqual([
+          { a: call, twice: call * 2 },
+        ]);
+      }
+      expect(describing).toHaveBeenCalledTimes(2);
+      expect((await pool.query("select count(*)::int as n from t")).rows).toEqual([{ n: 3 }]);
+      // Unnamed (with a parameter, so not a simple query), every call is described, as pg does.
+      await statements.sendToPool(pool, "select $1::int as one", [1]);
+      await statements.sendToPool(pool, "select $1::int as one", [1]);
+      expect(describing).toHaveBeenCalledTimes(4);
+      // A call the server refuses (a bad value) leaves the name's description good for the next.
+      await expect(statements.sendToPool(pool, select, ["not a number"])).rejects.toThrow();
+      expect((await statements.sendToPool(pool, select, [2])).rows).toEqual([{ a: 2, twice: 4 }]);
+      expect(describing).toHaveBeenCalledTimes(4);
+    } finally {
+      describing.mockRestore();
+      await pool.end();
+      await database.drop();
+    }
+  });
+
   it("prepare again when a table changes under them (a newer instance migrated), in and out of transactions", async () => {
     const database = await createTestDatabase();
     const url = await createTestSchema(database.url);
@@ -176,3 +214,7 @@ describe.skipIf(!available)("named statements on PostgreSQL", () => {
     }
   });
 });
+
+async function statementsTable(pool: pg.Pool): Promise<void> {
+  await pool.query("create table t (a int)");
+}

@@ -2,8 +2,9 @@ import type { DirectExecutor } from "@service-api/adapters-kysely";
 import pg from "pg";
 import { isStalePlan } from "./postgres-unavailability.js";
 
-/** What pg builds from a row description (pg 8's `Result` internals): one parser per column, the empty row. */
+/** What pg builds from a row description (pg 8's `Result` internals): the columns, one parser each, the empty row. */
 interface Described {
+  fields: unknown[];
   parsers: unknown[];
   emptyRow: object;
 }
@@ -20,15 +21,38 @@ interface QueryInternals {
     _prebuiltEmptyResultObject: object;
   };
   listeners(event: string): unknown[];
+  hasBeenParsed(connection: unknown): boolean;
+}
+
+const SKIP_DESCRIBE = Symbol("skipDescribe");
+
+/** The part of pg 8's `Connection` a query's `prepare` describes its portal with. */
+interface DescribingConnection {
+  describe(message: unknown): void;
+  [SKIP_DESCRIBE]?: boolean;
 }
 
 /**
- * A named statement's query whose result reuses the column parsers and empty row built at the
- * statement's first call. pg builds them again from every call's row description, a fifth of the
- * driver's time for Get Document's 60 columns. Kept per connection: on its connection a name's
- * columns cannot change (PostgreSQL refuses to run a prepared statement whose result changed shape,
- * and the names are then renewed), but a connection opened after another instance migrated
- * prepares the same name with the new columns.
+ * Gives the connection, once, a `describe` that sends nothing while `SKIP_DESCRIBE` is set, so a
+ * query can leave out the Describe message pg's `prepare` always sends.
+ */
+function describeUnlessSkipped(connection: DescribingConnection): void {
+  if (SKIP_DESCRIBE in connection) return;
+  const describe = connection.describe;
+  connection[SKIP_DESCRIBE] = false;
+  connection.describe = function (this: DescribingConnection, message: unknown) {
+    if (!this[SKIP_DESCRIBE]) describe.call(this, message);
+  };
+}
+
+/**
+ * A named statement's query that is described once per connection. At its first call pg asks for
+ * the row description and builds a parser per column and the empty row from it; they are kept.
+ * Later calls send only Bind, Execute and Sync: no Describe, so PostgreSQL sends no description
+ * (for Get Document's 60 columns, 2.5 KB a call) and pg neither parses one nor builds the parsers
+ * again. Kept per connection: on its connection a name's columns cannot change (PostgreSQL refuses
+ * to run a prepared statement whose result changed shape, and the names are then renewed), but a
+ * connection opened after another instance migrated prepares the same name with the new columns.
  */
 class DescribedOnceQuery extends pg.Query {
   constructor(
@@ -38,25 +62,53 @@ class DescribedOnceQuery extends pg.Query {
     super(config);
   }
 
-  handleRowDescription(message: { fields: unknown[] }): void {
+  prepare(connection: DescribingConnection): void {
     const query = this as unknown as QueryInternals;
-    const result = query._result;
     const known = query.name === undefined ? undefined : this.described.get(query.name);
-    if (!known || result.command !== null) {
-      (
-        pg.Query.prototype as unknown as { handleRowDescription(message: unknown): void }
-      ).handleRowDescription.call(this, message);
-      if (query.name !== undefined)
-        this.described.set(query.name, {
-          parsers: result._parsers,
-          emptyRow: result._prebuiltEmptyResultObject,
-        });
+    const prepare = (pg.Query.prototype as unknown as { prepare(connection: unknown): void }).prepare;
+    if (!known || !query.hasBeenParsed(connection)) {
+      prepare.call(this, connection);
       return;
     }
-    result.fields = message.fields;
+    const result = query._result;
+    result.fields = known.fields;
     result._parsers = known.parsers;
     result._prebuiltEmptyResultObject = known.emptyRow;
     query._accumulateRows = Boolean(query.callback) || query.listeners("row").length === 0;
+    describeUnlessSkipped(connection);
+    connection[SKIP_DESCRIBE] = true;
+    try {
+      prepare.call(this, connection);
+    } finally {
+      connection[SKIP_DESCRIBE] = false;
+    }
+  }
+
+  handleRowDescription(message: { fields: unknown[] }): void {
+    (
+      pg.Query.prototype as unknown as { handleRowDescription(message: unknown): void }
+    ).handleRowDescription.call(this, message);
+    this.#remember();
+  }
+
+  /** A statement that returns no rows (a write without `RETURNING`) gets no row description. */
+  handleCommandComplete(message: unknown, connection: unknown): void {
+    const query = this as unknown as QueryInternals;
+    if (query.name !== undefined && !this.described.has(query.name)) this.#remember();
+    (
+      pg.Query.prototype as unknown as { handleCommandComplete(message: unknown, connection: unknown): void }
+    ).handleCommandComplete.call(this, message, connection);
+  }
+
+  #remember(): void {
+    const query = this as unknown as QueryInternals;
+    const result = query._result;
+    if (query.name !== undefined)
+      this.described.set(query.name, {
+        fields: result.fields,
+        parsers: result._parsers,
+        emptyRow: result._prebuiltEmptyResultObject,
+      });
   }
 }
 
@@ -125,27 +177,28 @@ export class NamedStatements {
   }
 
   /**
-   * Runs `text` on a connection of the pool: a named statement as a query whose columns' parsers
-   * are built once per name. Unlike `pool.query`, a statement the server refuses (a lock not
-   * available, a unique name taken) leaves its connection in the pool instead of closing it.
+   * Runs `text` on a connection of the pool. Unlike `pool.query`, a statement the server refuses (a
+   * lock not available, a unique name taken) leaves its connection in the pool instead of closing it.
    */
   sendToPool(pool: pg.Pool, text: string, values: readonly unknown[]): Promise<pg.QueryResult> {
     const config = this.config(text, values);
-    return this.#renewingNames(() =>
-      onPooledConnection(pool, (client) => {
-        if (config.name === undefined) return client.query(config);
-        let described = this.#described.get(client);
-        if (!described) {
-          described = new Map();
-          this.#described.set(client, described);
-        }
-        return new Promise<pg.QueryResult>((resolve, reject) => {
-          const callback = (error: Error | null, result: pg.QueryResult) =>
-            error ? reject(error) : resolve(result);
-          client.query(new DescribedOnceQuery({ ...config, callback } as pg.QueryConfig, described));
-        });
-      }),
-    );
+    return this.#renewingNames(() => onPooledConnection(pool, (client) => this.query(client, config)));
+  }
+
+  /** Sends `config` on `client`: a named statement as a query described once per connection. */
+  query(client: pg.ClientBase, config: pg.QueryConfig): Promise<pg.QueryResult> {
+    if (config.name === undefined) return client.query(config);
+    let described = this.#described.get(client);
+    if (!described) {
+      described = new Map();
+      this.#described.set(client, described);
+    }
+    const onConnection = described;
+    return new Promise<pg.QueryResult>((resolve, reject) => {
+      const callback = (error: Error | null, result: pg.QueryResult) =>
+        error ? reject(error) : resolve(result);
+      client.query(new DescribedOnceQuery({ ...config, callback } as pg.QueryConfig, onConnection));
+    });
   }
 
   async #renewingNames<T>(send: () => Promise<T>): Promise<T> {
@@ -194,7 +247,7 @@ export function postgresDirectExecutor(
 
 /**
  * The pool as kysely's dialect sees it, whose connections send a named statement wherever the
- * text has a name (a compiled read inside a transaction).
+ * text has a name (a compiled read inside a transaction), described once per connection.
  */
 export function namingPool(pool: pg.Pool, statements: NamedStatements): pg.Pool {
   const connect = async () => {
@@ -205,7 +258,7 @@ export function namingPool(pool: pg.Pool, statements: NamedStatements): pg.Pool 
         return (...args: Parameters<pg.PoolClient["query"]>) =>
           typeof args[0] === "string"
             ? statements.send(args[0], (args[1] as unknown[] | undefined) ?? [], (query) =>
-                target.query(query),
+                statements.query(target, query),
               )
             : target.query(...args);
       },

@@ -8,6 +8,8 @@ export interface WireCounts {
   parses: number;
   /** The text of each statement parsed, in order. */
   parsed: string[];
+  /** `Describe` messages: each asks the server for a result's columns (a row description). */
+  describes: number;
 }
 
 const PROTOCOL_VERSION_3 = 196608;
@@ -17,7 +19,7 @@ const PROTOCOL_VERSION_3 = 196608;
  * the startup message, messages have no type byte (an SSL or GSS request, then the startup message).
  */
 export function postgresWireCounter() {
-  const counts: WireCounts = { roundTrips: 0, parses: 0, parsed: [] };
+  const counts: WireCounts = { roundTrips: 0, parses: 0, parsed: [], describes: 0 };
   const read = (socket: Socket) => {
     let buffered = Buffer.alloc(0);
     let started = false;
@@ -40,6 +42,7 @@ export function postgresWireCounter() {
   const count = (message: Buffer) => {
     const type = String.fromCharCode(message[0]!);
     if (type === "S" || type === "Q") counts.roundTrips += 1;
+    if (type === "D") counts.describes += 1;
     if (type === "Q") counts.parsed.push(message.toString("utf8", 5, message.length - 1));
     if (type === "P") {
       counts.parses += 1;
@@ -56,6 +59,7 @@ export function postgresWireCounter() {
       counts.roundTrips = 0;
       counts.parses = 0;
       counts.parsed = [];
+      counts.describes = 0;
       return taken;
     },
   };
