@@ -15,7 +15,6 @@ interface QueryInternals {
   callback?: unknown;
   _accumulateRows: boolean;
   _result: {
-    command: string | null;
     fields: unknown[];
     _parsers: unknown[];
     _prebuiltEmptyResultObject: object;
@@ -23,6 +22,13 @@ interface QueryInternals {
   listeners(event: string): unknown[];
   hasBeenParsed(connection: unknown): boolean;
 }
+
+/** pg 8's `Query` methods that `DescribedOnceQuery` extends. */
+const pgQuery = pg.Query.prototype as unknown as {
+  prepare(connection: unknown): void;
+  handleRowDescription(message: unknown): void;
+  handleCommandComplete(message: unknown, connection: unknown): void;
+};
 
 const SKIP_DESCRIBE = Symbol("skipDescribe");
 
@@ -65,9 +71,8 @@ class DescribedOnceQuery extends pg.Query {
   prepare(connection: DescribingConnection): void {
     const query = this as unknown as QueryInternals;
     const known = query.name === undefined ? undefined : this.described.get(query.name);
-    const prepare = (pg.Query.prototype as unknown as { prepare(connection: unknown): void }).prepare;
     if (!known || !query.hasBeenParsed(connection)) {
-      prepare.call(this, connection);
+      pgQuery.prepare.call(this, connection);
       return;
     }
     const result = query._result;
@@ -78,16 +83,14 @@ class DescribedOnceQuery extends pg.Query {
     describeUnlessSkipped(connection);
     connection[SKIP_DESCRIBE] = true;
     try {
-      prepare.call(this, connection);
+      pgQuery.prepare.call(this, connection);
     } finally {
       connection[SKIP_DESCRIBE] = false;
     }
   }
 
   handleRowDescription(message: { fields: unknown[] }): void {
-    (
-      pg.Query.prototype as unknown as { handleRowDescription(message: unknown): void }
-    ).handleRowDescription.call(this, message);
+    pgQuery.handleRowDescription.call(this, message);
     this.#remember();
   }
 
@@ -95,9 +98,7 @@ class DescribedOnceQuery extends pg.Query {
   handleCommandComplete(message: unknown, connection: unknown): void {
     const query = this as unknown as QueryInternals;
     if (query.name !== undefined && !this.described.has(query.name)) this.#remember();
-    (
-      pg.Query.prototype as unknown as { handleCommandComplete(message: unknown, connection: unknown): void }
-    ).handleCommandComplete.call(this, message, connection);
+    pgQuery.handleCommandComplete.call(this, message, connection);
   }
 
   #remember(): void {
