@@ -1,4 +1,4 @@
-import { aDataset, aDocument, aWorkspace } from "@service-api/ports/testing";
+import { aDataset, aDocument, aMetadataField, aWorkspace } from "@service-api/ports/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore } from "./open-postgres-store.js";
@@ -63,6 +63,71 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
         await client.end();
       }
     } finally {
+      await store.close();
+    }
+  });
+
+  it("finds a field's counter rows through their index, to read and to count, however small the table", async () => {
+    const url = await createTestSchema(database.url);
+    const statements: { sql: string; parameters: readonly unknown[] }[] = [];
+    let recording = false;
+    const store = await openPostgresStore({
+      databaseUrl: url,
+      onQuery: (sql, parameters) => {
+        if (recording) statements.push({ sql, parameters });
+      },
+    });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { workspaces, datasets, documents, metadata } = store.repositories;
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      const fields = [aMetadataField(dataset.id, { name: "a" }), aMetadataField(dataset.id, { name: "b" })];
+      for (const field of fields) await metadata.createField(field);
+      const document = aDocument(dataset.id);
+      await documents.save(document);
+      for (const field of fields) await metadata.setValue(document.id, field.id, "v");
+
+      // Other fields' counter rows: what a statement that cannot use the index reads through.
+      const other = aDataset(workspace.id);
+      await datasets.save(other);
+      await client.query(
+        `insert into metadata_fields (id, dataset_id, name, type, created_at)
+           select $1 || n, $1, 'f' || n, 'string', 0 from generate_series(1, 100) n`,
+        [other.id],
+      );
+      const { rowCount: otherRows } = await client.query(
+        `insert into metadata_field_counts (field_id, slot, count)
+           select id, slot, 1 from metadata_fields, generate_series(0, 15) slot where dataset_id = $1`,
+        [other.id],
+      );
+      recording = true;
+      await metadata.findFieldUsage(workspace.id, dataset.id);
+      await metadata.listFieldUsage(dataset.id);
+      recording = false;
+      expect(statements.length).toBeGreaterThanOrEqual(2);
+
+      // Whatever a plan picks (scans priced out here, so it cannot pick one where an index serves),
+      // the rows the counter table gave up tell whether its index found this dataset's.
+      await client.query("begin");
+      await client.query("set local enable_seqscan = off");
+      for (const { sql, parameters } of statements) await client.query(sql, parameters as unknown[]);
+      // The counting trigger's updates, then the cascade from a deleted field.
+      await client.query("delete from document_metadata_values where document_id = $1", [document.id]);
+      await client.query("delete from metadata_fields where id = $1", [fields[0]?.id]);
+      const { rows } = await client.query(
+        `select (seq_tup_read + coalesce(idx_tup_fetch, 0))::int as read from pg_stat_xact_user_tables
+          where schemaname = current_schema() and relname = 'metadata_field_counts'`,
+      );
+      await client.query("rollback");
+      expect(otherRows).toBe(1600);
+      // Two reads of two fields' rows, two updates, one cascade: a handful of rows, never the table.
+      expect(rows[0]?.read).toBeLessThanOrEqual(12);
+    } finally {
+      await client.end();
       await store.close();
     }
   });

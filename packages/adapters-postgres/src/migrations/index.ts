@@ -10,6 +10,7 @@ import * as accessRevision from "./0004-access-revision.js";
 import * as management from "./0006-management.js";
 import * as accessNotifications from "./0008-access-notifications.js";
 import * as fieldCountSlots from "./0009-field-count-slots.js";
+import * as idCollation from "./0010-id-collation.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0007-metadata-field-order": metadataFieldOrderMigration,
   "0008-access-notifications": accessNotifications,
   "0009-field-count-slots": fieldCountSlots,
+  "0010-id-collation": idCollation,
 };
 
 export const postgresMigrations: MigrationProvider = {

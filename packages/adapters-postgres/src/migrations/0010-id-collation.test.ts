@@ -1,0 +1,61 @@
+import { Kysely, PostgresDialect, sql } from "kysely";
+import { Migrator } from "kysely/migration";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openPostgresStore } from "../open-postgres-store.js";
+import {
+  createTestDatabase,
+  createTestSchema,
+  requirePostgresForTests,
+  type TestDatabase,
+} from "../testing/test-databases.js";
+import { postgresMigrations } from "./index.js";
+
+const available = await requirePostgresForTests();
+
+/** Text columns holding a row's id (`id`, `…_id`, `…_by`) whose collation is not "C". */
+const idColumnsNotInC = async (db: Kysely<unknown>) =>
+  (
+    await sql<{ column: string }>`select table_name || '.' || column_name as column
+      from information_schema.columns
+      where table_schema = current_schema() and data_type = 'text'
+        and (column_name = 'id' or column_name like '%\\_id' or column_name like '%\\_by')
+        and collation_name is distinct from 'C'
+      order by 1`.execute(db)
+  ).rows.map((row) => row.column);
+
+describe.skipIf(!available)('migration 0010 (ids in the "C" collation)', () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database?.drop());
+
+  it("gives every column naming a row the collation of the ids it names, and takes it back down", async () => {
+    const url = await createTestSchema(database.url);
+    const store = await openPostgresStore({ databaseUrl: url, accessListener: false });
+    await store.close();
+    const db = new Kysely<unknown>({
+      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url }) }),
+    });
+    try {
+      expect(await idColumnsNotInC(db)).toEqual([]);
+      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+      const migrator = new Migrator({
+        db,
+        provider: postgresMigrations,
+        migrationTableSchema: rows[0]?.schema,
+      });
+      expect((await migrator.migrateTo("0009-field-count-slots")).error).toBeUndefined();
+      expect(await idColumnsNotInC(db)).toEqual([
+        "apps.created_by",
+        "datasets.created_by",
+        "datasets.updated_by",
+        "documents.archived_by",
+        "metadata_field_counts.field_id",
+      ]);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
