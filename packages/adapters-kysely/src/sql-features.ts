@@ -1,4 +1,4 @@
-import type { Expression, RawBuilder } from "kysely";
+import type { Expression, RawBuilder, SelectQueryBuilder } from "kysely";
 
 /** What the repositories' SQL needs to know of the database under them. */
 export interface SqlFeatures {
@@ -49,11 +49,16 @@ export interface SqlFeatures {
    */
   rowsOf(rows: readonly (readonly string[])[], width: number): RawBuilder<unknown>;
   /**
-   * The count of documents holding a value of the `metadata_fields` row under `alias`: its
-   * `document_count`, plus on PostgreSQL what its rows in `metadata_field_counts` add (migration
-   * 0009: the count spread over rows, so concurrent value writes do not all update one row).
+   * The count of documents holding a value of each `metadata_fields` row under `alias`, for a
+   * select of fields: `count` to select, once `within` has given the select what it counts from.
+   * That is the row's `document_count`, plus on PostgreSQL what its rows in `metadata_field_counts`
+   * add (migration 0009: the count spread over rows, so concurrent value writes do not all update
+   * one row), joined and summed per field: one join, where a sum per field ran a sub-select each.
    */
-  fieldDocumentCount(alias: string): RawBuilder<number | string>;
+  fieldDocumentCount(alias: string): {
+    count: RawBuilder<number | string>;
+    within<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
+  };
   /**
    * Which of a field's counter rows a new value for the document of that id raises (PostgreSQL,
    * migration 0009), so that writes can take them in one order; absent where a field's count is

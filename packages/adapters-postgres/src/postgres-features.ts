@@ -3,6 +3,12 @@ import { sql } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import { FIELD_COUNT_SLOTS } from "./migrations/0009-field-count-slots.js";
 
+/** What `fieldDocumentCount` adds to a select: a table outside the shared schema, so untyped. */
+interface Joinable {
+  leftJoin(table: string, left: string, right: string): Joinable;
+  groupBy(column: string): Joinable;
+}
+
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const LOWER = "abcdefghijklmnopqrstuvwxyz";
 
@@ -35,9 +41,13 @@ export const postgresFeatures: SqlFeatures = {
         (_, index) => sql`element ->> ${sql.lit(index)} as ${sql.ref(`column${index + 1}`)}`,
       ),
     )} from json_array_elements(${wellFormedJson(rows)}::json) with ordinality as list(element, position) order by position)`,
-  fieldDocumentCount: (alias) =>
-    sql<string>`(${sql.ref(`${alias}.document_count`)} + coalesce((select sum(slots.count)
-      from metadata_field_counts slots where slots.field_id = ${sql.ref(`${alias}.id`)}), 0))`,
+  fieldDocumentCount: (alias) => ({
+    count: sql<string>`${sql.ref(`${alias}.document_count`)} + coalesce(sum(${sql.ref("field_counts.count")}), 0)`,
+    within: (query) =>
+      (query as unknown as Joinable)
+        .leftJoin("metadata_field_counts as field_counts", "field_counts.field_id", `${alias}.id`)
+        .groupBy(`${alias}.id`) as unknown as typeof query,
+  }),
   fieldCountSlot: (documentId) => sql<number>`(hashtext(${documentId}) & ${sql.lit(FIELD_COUNT_SLOTS - 1)})`,
   isLockUnavailable: (error) => (error as { code?: unknown } | null)?.code === "55P03",
   isForeignKeyViolation: (error) => (error as { code?: unknown } | null)?.code === "23503",

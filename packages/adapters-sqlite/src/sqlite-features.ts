@@ -32,7 +32,10 @@ export const sqliteFeatures: SqlFeatures = {
         (_, index) => sql`value ->> ${sql.lit(index)} as ${sql.ref(`column${index + 1}`)}`,
       ),
     )} from json_each(${wellFormedJson(rows)}) order by key)`,
-  fieldDocumentCount: (alias) => sql<number>`${sql.ref(`${alias}.document_count`)}`,
+  fieldDocumentCount: (alias) => ({
+    count: sql<number>`${sql.ref(`${alias}.document_count`)}`,
+    within: (query) => query,
+  }),
   isLockUnavailable: () => false,
   isForeignKeyViolation: (error) =>
     (error as { code?: unknown } | null)?.code === "SQLITE_CONSTRAINT_FOREIGNKEY",

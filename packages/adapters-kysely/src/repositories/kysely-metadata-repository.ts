@@ -143,8 +143,9 @@ const valuesOfDocuments = compiledForIds((db, among) =>
  * row while it exists. A row per field repeated the dataset's columns, which the driver then read
  * once per field.
  */
-const datasetWithFieldUsage = compiledReadWith((db, features, workspaceId: string, datasetId: string) =>
-  db
+const datasetWithFieldUsage = compiledReadWith((db, features, workspaceId: string, datasetId: string) => {
+  const counted = features.fieldDocumentCount("field");
+  return db
     .selectFrom("datasets as ds")
     .select(DATASET_COLUMNS_PREFIXED as never[])
     .select((eb) =>
@@ -152,12 +153,8 @@ const datasetWithFieldUsage = compiledReadWith((db, features, workspaceId: strin
         .jsonArrayFrom(
           eb
             .selectFrom("metadata_fields as field")
-            .select([
-              "field.id",
-              "field.name",
-              "field.type",
-              features.fieldDocumentCount("field").as("document_count"),
-            ])
+            .$call(counted.within)
+            .select(["field.id", "field.name", "field.type", counted.count.as("document_count")])
             .whereRef("field.dataset_id", "=", "ds.id")
             .orderBy("field.created_at")
             .orderBy("field.position")
@@ -166,8 +163,8 @@ const datasetWithFieldUsage = compiledReadWith((db, features, workspaceId: strin
         .as("field_rows"),
     )
     .where("ds.id", "=", datasetId)
-    .where("ds.workspace_id", "=", workspaceId),
-) as unknown as (
+    .where("ds.workspace_id", "=", workspaceId);
+}) as unknown as (
   features: SqlFeatures,
 ) => (...args: unknown[]) => Promise<(Record<string, unknown> & { field_rows: unknown })[]>;
 
@@ -214,15 +211,17 @@ const usageFromRow = (row: FieldUsageRow): MetadataFieldUsage => ({
   count: Number(row.document_count),
 });
 
-const fieldUsage = compiledReadWith((db, features, datasetId: string) =>
-  db
+const fieldUsage = compiledReadWith((db, features, datasetId: string) => {
+  const counted = features.fieldDocumentCount("metadata_fields");
+  return db
     .selectFrom("metadata_fields")
-    .select(["id", "name", "type", features.fieldDocumentCount("metadata_fields").as("document_count")])
+    .$call(counted.within)
+    .select(["metadata_fields.id", "name", "type", counted.count.as("document_count")])
     .where("dataset_id", "=", datasetId)
     .orderBy("created_at")
     .orderBy("position")
-    .orderBy("id"),
-);
+    .orderBy("metadata_fields.id");
+});
 
 export class KyselyMetadataRepository implements MetadataRepository {
   constructor(
