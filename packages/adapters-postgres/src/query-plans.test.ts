@@ -11,6 +11,27 @@ import {
 
 const available = await requirePostgresForTests();
 
+/** A store on `url` that records the statements it sends while `record`'s work runs. */
+async function recordingStore(url: string) {
+  const statements: { sql: string; parameters: readonly unknown[] }[] = [];
+  let recording = false;
+  const store = await openPostgresStore({
+    databaseUrl: url,
+    onQuery: (sql, parameters) => {
+      if (recording) statements.push({ sql, parameters });
+    },
+  });
+  const record = async <T>(work: () => Promise<T>): Promise<T> => {
+    recording = true;
+    try {
+      return await work();
+    } finally {
+      recording = false;
+    }
+  };
+  return { store, statements, record };
+}
+
 describe.skipIf(!available)("PostgreSQL query plans", () => {
   let database: TestDatabase;
   beforeAll(async () => {
@@ -20,14 +41,7 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
 
   it("serves a keyword search of document names from the pg_trgm index", async () => {
     const url = await createTestSchema(database.url);
-    const statements: { sql: string; parameters: readonly unknown[] }[] = [];
-    let recording = false;
-    const store = await openPostgresStore({
-      databaseUrl: url,
-      onQuery: (sql, parameters) => {
-        if (recording) statements.push({ sql, parameters });
-      },
-    });
+    const { store, statements, record } = await recordingStore(url);
     try {
       const workspace = aWorkspace();
       await store.repositories.workspaces.save(workspace);
@@ -43,14 +57,9 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
       try {
         // As autovacuum would: statistics, and the GIN index's pending list merged into it.
         await client.query("vacuum analyze documents");
-        recording = true;
-        const { total } = await store.repositories.documents.listPage(
-          dataset.id,
-          { keyword: "Note 2424" },
-          0,
-          20,
+        const { total } = await record(() =>
+          store.repositories.documents.listPage(dataset.id, { keyword: "Note 2424" }, 0, 20),
         );
-        recording = false;
         expect(total).toBe(1);
         for (const { sql, parameters } of statements) {
           const { rows } = await client.query(`explain ${sql}`, parameters as unknown[]);
@@ -69,14 +78,7 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
 
   it("finds a field's counter rows through their index, to read and to count, however small the table", async () => {
     const url = await createTestSchema(database.url);
-    const statements: { sql: string; parameters: readonly unknown[] }[] = [];
-    let recording = false;
-    const store = await openPostgresStore({
-      databaseUrl: url,
-      onQuery: (sql, parameters) => {
-        if (recording) statements.push({ sql, parameters });
-      },
-    });
+    const { store, statements, record } = await recordingStore(url);
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
@@ -104,10 +106,10 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
            select id, slot, 1 from metadata_fields, generate_series(0, 15) slot where dataset_id = $1`,
         [other.id],
       );
-      recording = true;
-      await metadata.findFieldUsage(workspace.id, dataset.id);
-      await metadata.listFieldUsage(dataset.id);
-      recording = false;
+      await record(async () => {
+        await metadata.findFieldUsage(workspace.id, dataset.id);
+        await metadata.listFieldUsage(dataset.id);
+      });
       expect(statements.length).toBeGreaterThanOrEqual(2);
 
       // Whatever a plan picks (scans priced out here, so it cannot pick one where an index serves),

@@ -1,18 +1,17 @@
 import { createKyselyRepositories, type DatabaseSchema } from "@service-api/adapters-kysely";
 import { aDataset, aDocument, aMetadataField, aWorkspace } from "@service-api/ports/testing";
-import { Kysely, PostgresDialect, sql } from "kysely";
-import { Migrator } from "kysely/migration";
+import { type Kysely, sql } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore } from "../open-postgres-store.js";
 import { postgresFeatures } from "../postgres-features.js";
+import { migrationsAt } from "../testing/migrations-at.js";
 import {
   createTestDatabase,
   createTestSchema,
   requirePostgresForTests,
   type TestDatabase,
 } from "../testing/test-databases.js";
-import { postgresMigrations } from "./index.js";
 
 const available = await requirePostgresForTests();
 
@@ -25,15 +24,7 @@ describe.skipIf(!available)("migration 0009 (a field's count over rows)", () => 
 
   it("moves the counts kept before it into the counter rows, and counts on from there", async () => {
     const url = await createTestSchema(database.url);
-    const db = new Kysely<unknown>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url }) }),
-    });
-    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-    const migrator = new Migrator({
-      db,
-      provider: postgresMigrations,
-      migrationTableSchema: rows[0]?.schema,
-    });
+    const { db, migrator } = await migrationsAt(url);
     expect((await migrator.migrateTo("0008-access-notifications")).error).toBeUndefined();
     // Stored as the release before it stored them: each value counted in its field's row.
     const before = createKyselyRepositories(db as Kysely<DatabaseSchema>, postgresFeatures);

@@ -1,15 +1,13 @@
-import { Kysely, PostgresDialect, sql } from "kysely";
-import { Migrator } from "kysely/migration";
-import pg from "pg";
+import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore } from "../open-postgres-store.js";
+import { migrationsAt } from "../testing/migrations-at.js";
 import {
   createTestDatabase,
   createTestSchema,
   requirePostgresForTests,
   type TestDatabase,
 } from "../testing/test-databases.js";
-import { postgresMigrations } from "./index.js";
 
 const available = await requirePostgresForTests();
 
@@ -35,17 +33,9 @@ describe.skipIf(!available)('migration 0010 (ids in the "C" collation)', () => {
     const url = await createTestSchema(database.url);
     const store = await openPostgresStore({ databaseUrl: url, accessListener: false });
     await store.close();
-    const db = new Kysely<unknown>({
-      dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url }) }),
-    });
+    const { db, migrator } = await migrationsAt(url);
     try {
       expect(await idColumnsNotInC(db)).toEqual([]);
-      const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-      const migrator = new Migrator({
-        db,
-        provider: postgresMigrations,
-        migrationTableSchema: rows[0]?.schema,
-      });
       expect((await migrator.migrateTo("0009-field-count-slots")).error).toBeUndefined();
       expect(await idColumnsNotInC(db)).toEqual([
         "apps.created_by",
