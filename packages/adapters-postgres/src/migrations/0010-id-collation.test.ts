@@ -1,6 +1,9 @@
+import { createKyselyRepositories, type DatabaseSchema } from "@service-api/adapters-kysely";
+import { aDataset, aDocument, aMetadataField, aWorkspace } from "@service-api/ports/testing";
 import { type Kysely, sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore } from "../open-postgres-store.js";
+import { postgresFeatures } from "../postgres-features.js";
 import { migrationsAt } from "../testing/migrations-at.js";
 import {
   createTestDatabase,
@@ -29,7 +32,7 @@ describe.skipIf(!available)('migration 0010 (ids in the "C" collation)', () => {
   });
   afterAll(() => database?.drop());
 
-  it("gives every column naming a row the collation of the ids it names, and takes it back down", async () => {
+  it("gives every column naming a row the collation of the ids it names, down and up again over rows", async () => {
     const url = await createTestSchema(database.url);
     const store = await openPostgresStore({ databaseUrl: url, accessListener: false });
     await store.close();
@@ -44,6 +47,23 @@ describe.skipIf(!available)('migration 0010 (ids in the "C" collation)', () => {
         "documents.archived_by",
         "metadata_field_counts.field_id",
       ]);
+      // Up again over rows: a field's counter row keeps its field and its count.
+      const { workspaces, datasets, documents, metadata } = createKyselyRepositories(
+        db as Kysely<DatabaseSchema>,
+        postgresFeatures,
+      );
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      const field = aMetadataField(dataset.id);
+      await metadata.saveField(field);
+      const document = aDocument(dataset.id);
+      await documents.save(document);
+      await metadata.setValue(document.id, field.id, "v");
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      expect(await idColumnsNotInC(db)).toEqual([]);
+      expect(await metadata.listFieldUsage(dataset.id)).toMatchObject([{ id: field.id, count: 1 }]);
     } finally {
       await db.destroy();
     }
