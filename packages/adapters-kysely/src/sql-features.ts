@@ -49,15 +49,17 @@ export interface SqlFeatures {
    */
   rowsOf(rows: readonly (readonly string[])[], width: number): RawBuilder<unknown>;
   /**
-   * The count of documents holding a value of each `metadata_fields` row under `alias`, for a
-   * select of fields: `count` to select, once `within` has given the select what it counts from.
-   * That is the row's `document_count`, plus on PostgreSQL what its rows in `metadata_field_counts`
-   * add (migration 0009: the count spread over rows, so concurrent value writes do not all update
-   * one row), joined and summed per field: one join, where a sum per field ran a sub-select each.
+   * The count of documents holding a value of each `metadata_fields` row under `alias`, in a
+   * select of fields: `joinCounts` adds what `count` sums, so apply it before selecting `count`.
+   * The count is the row's `document_count`, plus on PostgreSQL its rows in `metadata_field_counts`
+   * (migration 0009: the count spread over rows, so concurrent value writes do not all update one
+   * row), joined and summed per field; on SQLite `joinCounts` adds nothing.
    */
   fieldDocumentCount(alias: string): {
     count: RawBuilder<number | string>;
-    within<DB, TB extends keyof DB, O>(query: SelectQueryBuilder<DB, TB, O>): SelectQueryBuilder<DB, TB, O>;
+    joinCounts<DB, TB extends keyof DB, O>(
+      query: SelectQueryBuilder<DB, TB, O>,
+    ): SelectQueryBuilder<DB, TB, O>;
   };
   /**
    * Which of a field's counter rows a new value for the document of that id raises (PostgreSQL,

@@ -12,6 +12,7 @@ interface Described {
 /** The parts of pg 8's `Query` that `DescribedOnceQuery` reads and sets. */
 interface QueryInternals {
   name?: string;
+  values?: unknown[];
   callback?: unknown;
   _accumulateRows: boolean;
   _result: {
@@ -67,7 +68,7 @@ class DescribedOnceQuery extends pg.Query {
   ) {
     // pg copies a config object by its property descriptors (4 µs a query); text it only wraps.
     super(config.text);
-    const query = this as unknown as QueryInternals & { values?: unknown[] };
+    const query = this as unknown as QueryInternals;
     query.name = config.name;
     query.values = config.values;
     query.callback = config.callback;

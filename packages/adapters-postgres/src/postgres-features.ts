@@ -43,7 +43,7 @@ export const postgresFeatures: SqlFeatures = {
     )} from json_array_elements(${wellFormedJson(rows)}::json) with ordinality as list(element, position) order by position)`,
   fieldDocumentCount: (alias) => ({
     count: sql<string>`${sql.ref(`${alias}.document_count`)} + coalesce(sum(${sql.ref("field_counts.count")}), 0)`,
-    within: (query) =>
+    joinCounts: (query) =>
       (query as unknown as Joinable)
         .leftJoin("metadata_field_counts as field_counts", "field_counts.field_id", `${alias}.id`)
         .groupBy(`${alias}.id`) as unknown as typeof query,

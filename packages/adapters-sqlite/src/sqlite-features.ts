@@ -34,7 +34,7 @@ export const sqliteFeatures: SqlFeatures = {
     )} from json_each(${wellFormedJson(rows)}) order by key)`,
   fieldDocumentCount: (alias) => ({
     count: sql<number>`${sql.ref(`${alias}.document_count`)}`,
-    within: (query) => query,
+    joinCounts: (query) => query,
   }),
   isLockUnavailable: () => false,
   isForeignKeyViolation: (error) =>

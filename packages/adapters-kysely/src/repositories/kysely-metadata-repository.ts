@@ -153,7 +153,7 @@ const datasetWithFieldUsage = compiledReadWith((db, features, workspaceId: strin
         .jsonArrayFrom(
           eb
             .selectFrom("metadata_fields as field")
-            .$call(counted.within)
+            .$call(counted.joinCounts)
             .select(["field.id", "field.name", "field.type", counted.count.as("document_count")])
             .whereRef("field.dataset_id", "=", "ds.id")
             .orderBy("field.created_at")
@@ -215,11 +215,16 @@ const fieldUsage = compiledReadWith((db, features, datasetId: string) => {
   const counted = features.fieldDocumentCount("metadata_fields");
   return db
     .selectFrom("metadata_fields")
-    .$call(counted.within)
-    .select(["metadata_fields.id", "name", "type", counted.count.as("document_count")])
-    .where("dataset_id", "=", datasetId)
-    .orderBy("created_at")
-    .orderBy("position")
+    .$call(counted.joinCounts)
+    .select([
+      "metadata_fields.id",
+      "metadata_fields.name",
+      "metadata_fields.type",
+      counted.count.as("document_count"),
+    ])
+    .where("metadata_fields.dataset_id", "=", datasetId)
+    .orderBy("metadata_fields.created_at")
+    .orderBy("metadata_fields.position")
     .orderBy("metadata_fields.id");
 });
 
