@@ -1,10 +1,9 @@
 import { type DatabaseSchema, kyselyStore, runCompiledDirectly } from "@service-api/adapters-kysely";
 import type { Store, StoreMonitor } from "@service-api/ports";
-import { Kysely, PostgresDialect, sql } from "kysely";
-import { Migrator } from "kysely/migration";
+import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { AccessListener, type AccessListenerOptions, DEFAULT_ACCESS_LISTENER } from "./access-listener.js";
-import { postgresMigrations } from "./migrations/index.js";
+import { migratorOf } from "./migrations/index.js";
 import { NamedStatements, namingPool, postgresDirectExecutor } from "./named-statements.js";
 import { postgresFeatures } from "./postgres-features.js";
 import { postgresTypes } from "./postgres-types.js";
@@ -86,14 +85,7 @@ export async function openPostgresStore({
     log: onQuery && ((event) => onQuery(event.query.sql, event.query.parameters)),
   });
   try {
-    // Kysely looks for its bookkeeping tables in every schema; name the one we work in.
-    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-    const migrator = new Migrator({
-      db,
-      provider: postgresMigrations,
-      migrationTableSchema: rows[0]?.schema,
-    });
-    const { error } = await migrator.migrateToLatest();
+    const { error } = await (await migratorOf(db)).migrateToLatest();
     if (error) throw new Error("PostgreSQL migration failed", { cause: error });
   } catch (error) {
     await db.destroy();

@@ -3,7 +3,8 @@ import {
   metadataFieldOrderMigration,
   rateLimitCountersMigration,
 } from "@service-api/adapters-kysely";
-import type { Migration, MigrationProvider } from "kysely/migration";
+import { type Kysely, sql } from "kysely";
+import { type Migration, type MigrationProvider, Migrator } from "kysely/migration";
 import * as initialSchema from "./0001-initial-schema.js";
 import * as documentCounters from "./0003-document-counters.js";
 import * as accessRevision from "./0004-access-revision.js";
@@ -29,3 +30,9 @@ const MIGRATIONS: Record<string, Migration> = {
 export const postgresMigrations: MigrationProvider = {
   getMigrations: async () => MIGRATIONS,
 };
+
+/** A migrator of the schema `db` works in: kysely looks for its bookkeeping tables in every schema. */
+export async function migratorOf<DB>(db: Kysely<DB>): Promise<Migrator> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return new Migrator({ db, provider: postgresMigrations, migrationTableSchema: rows[0]?.schema });
+}
