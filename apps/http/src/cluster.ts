@@ -16,6 +16,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     pool: config.pool,
+    postgres: config.postgres,
     sqlite: config.sqlite,
   });
   let demoKeys: DemoKeys | undefined;

@@ -1,5 +1,6 @@
 import {
   type PostgresPoolOptions,
+  type PostgresTuning,
   type SqliteTuning,
   StoreEnvironmentError,
   storeOptionsFromEnvironment,
@@ -39,6 +40,8 @@ export interface Config {
   databaseUrl: string;
   /** PostgreSQL pool bounds (`DATABASE_POOL_MAX`, `DATABASE_*_TIMEOUT_MS`). */
   pool: PostgresPoolOptions;
+  /** PostgreSQL tuning (`DATABASE_FIELD_COUNT_FOLD_MS`). */
+  postgres: PostgresTuning;
   /** SQLite tuning (`SQLITE_MMAP_SIZE`). */
   sqlite: Required<SqliteTuning>;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -100,6 +103,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     host: HOST,
     databaseUrl: store.databaseUrl,
     pool: store.pool,
+    postgres: store.postgres,
     sqlite: store.sqlite,
     logLevel: LOG_LEVEL,
     filesUrl: FILES_URL ?? `http://${publicHostOf(HOST)}:${PORT}`,

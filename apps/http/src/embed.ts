@@ -8,7 +8,7 @@ import type {
 } from "@service-api/application";
 import type { Store } from "@service-api/ports";
 import type { ExportData, ImportData, IssueApiKey, RevokeApiKey } from "@service-api/provisioning";
-import type { PostgresPoolOptions, SqliteTuning } from "@service-api/stores";
+import type { PostgresPoolOptions, PostgresTuning, SqliteTuning } from "@service-api/stores";
 import { openStore } from "@service-api/stores";
 import { type Router as ExpressRouter, Router } from "express";
 import type { Logger } from "pino";
@@ -27,6 +27,8 @@ export interface ServiceApiOptions {
   databaseUrl?: string;
   /** PostgreSQL pool bounds. */
   pool?: Partial<PostgresPoolOptions>;
+  /** PostgreSQL tuning: `fieldCountFoldMs`, how often counter rows are folded (default 10000; 0 never). */
+  postgres?: Partial<PostgresTuning>;
   /** SQLite tuning: `mmapSizeBytes` maps that much of the file instead of reading it (default 0). */
   sqlite?: SqliteTuning;
   /** Public base of image icons (`icon_url`); default `http://localhost:5001`. */
@@ -69,6 +71,7 @@ export async function openServiceApi(options: ServiceApiOptions = {}): Promise<S
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     pool: { ...config.pool, ...options.pool },
+    postgres: { ...config.postgres, ...options.postgres },
     sqlite: { ...config.sqlite, ...options.sqlite },
     monitor: outage,
   });

@@ -45,6 +45,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const store = await openStore({
     databaseUrl: config.databaseUrl,
     pool: config.pool,
+    postgres: config.postgres,
     sqlite: config.sqlite,
     monitor: outage,
   });

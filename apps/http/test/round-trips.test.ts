@@ -41,6 +41,8 @@ beforeAll(async () => {
     DATABASE_URL: throughProxy.toString(),
     // One connection, so a statement prepared once is found prepared by the next request.
     DATABASE_POOL_MAX: "1",
+    // No fold of field counts between requests: every statement on the wire is a request's.
+    DATABASE_FIELD_COUNT_FOLD_MS: "0",
     LOG_LEVEL: "silent",
     SHUTDOWN_DRAIN_MS: "0",
   });

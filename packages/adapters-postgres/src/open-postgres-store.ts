@@ -3,6 +3,11 @@ import type { Store, StoreMonitor } from "@service-api/ports";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { AccessListener, type AccessListenerOptions, DEFAULT_ACCESS_LISTENER } from "./access-listener.js";
+import {
+  DEFAULT_FIELD_COUNT_FOLDING,
+  FieldCountFolder,
+  type FieldCountFoldingOptions,
+} from "./field-count-folding.js";
 import { migratorOf } from "./migrations/index.js";
 import { NamedStatements, namingPool, postgresDirectExecutor } from "./named-statements.js";
 import { postgresFeatures } from "./postgres-features.js";
@@ -47,6 +52,11 @@ export interface PostgresStoreOptions {
    * false to read the access revision on every authenticated request instead.
    */
   accessListener?: Partial<AccessListenerOptions> | false;
+  /**
+   * How often this instance moves fields' counter rows back into their fields, so that reading a
+   * field's count sums few rows; false never (another instance may).
+   */
+  fieldCountFolding?: Partial<FieldCountFoldingOptions> | false;
 }
 
 /**
@@ -59,6 +69,7 @@ export async function openPostgresStore({
   monitor,
   onQuery,
   accessListener: listening = {},
+  fieldCountFolding: folding = {},
 }: PostgresStoreOptions): Promise<Store> {
   const { max, connectionTimeoutMs, statementTimeoutMs, idleTimeoutMs, namedStatements } = {
     ...DEFAULT_POOL,
@@ -96,6 +107,11 @@ export async function openPostgresStore({
       ? undefined
       : new AccessListener(databaseUrl, { ...DEFAULT_ACCESS_LISTENER, ...listening });
   await listener?.start();
+  const folder =
+    folding === false
+      ? undefined
+      : new FieldCountFolder(db, { ...DEFAULT_FIELD_COUNT_FOLDING, ...folding }, monitor);
+  folder?.start();
   runCompiledDirectly(db, postgresDirectExecutor(pool, statements, onQuery));
   return kyselyStore(db, {
     isUnavailable: isPostgresUnavailable,
@@ -107,7 +123,11 @@ export async function openPostgresStore({
       idle: pool.idleCount,
       waiting: pool.waitingCount,
     }),
-    ...(listener && { knownAccessRevision: () => listener.revision(), onClose: () => listener.close() }),
+    ...(listener && { knownAccessRevision: () => listener.revision() }),
+    onClose: async () => {
+      await folder?.stop();
+      await listener?.close();
+    },
   });
 }
 

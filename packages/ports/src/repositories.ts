@@ -62,4 +62,6 @@ export interface StoreMonitor {
   available(startedAt: number): void;
   /** The store dropped a connection that was not in use; the next call opens another. */
   connectionLost(error: Error): void;
+  /** Upkeep the store runs on its own (not a caller's call) failed; it is tried again later. */
+  backgroundTaskFailed?(task: string, error: Error): void;
 }

@@ -83,7 +83,11 @@ describe("storeOptionsFromEnvironment", () => {
         idleTimeoutMs: 30000,
         namedStatements: 200,
       },
+      postgres: { fieldCountFoldMs: 10_000 },
       sqlite: { mmapSizeBytes: 0, busyTimeoutMs: 5000, synchronous: "normal" },
+    });
+    expect(storeOptionsFromEnvironment({ DATABASE_FIELD_COUNT_FOLD_MS: "0" }).postgres).toEqual({
+      fieldCountFoldMs: 0,
     });
     expect(
       storeOptionsFromEnvironment({

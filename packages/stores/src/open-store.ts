@@ -1,4 +1,5 @@
 import {
+  DEFAULT_FIELD_COUNT_FOLDING,
   DEFAULT_POOL,
   isPostgresUrl,
   openPostgresStore,
@@ -16,9 +17,21 @@ export interface StoreOptions {
   pool?: Partial<PostgresPoolOptions>;
   /** Tuning, for SQLite. */
   sqlite?: SqliteTuning;
+  /** Tuning, for PostgreSQL. */
+  postgres?: Partial<PostgresTuning>;
   /** Told of outages, recoveries and dropped connections. */
   monitor?: StoreMonitor;
 }
+
+/** What can be tuned of a PostgreSQL store, besides its pool. */
+export interface PostgresTuning {
+  /** How often an instance folds fields' counter rows into their fields, in ms; 0 never. */
+  fieldCountFoldMs: number;
+}
+
+export const DEFAULT_POSTGRES_TUNING: PostgresTuning = {
+  fieldCountFoldMs: DEFAULT_FIELD_COUNT_FOLDING.intervalMs,
+};
 
 /** What can be tuned of a SQLite store. */
 export type SqliteTuning = Pick<SqliteStoreOptions, "mmapSizeBytes" | "busyTimeoutMs" | "synchronous">;
@@ -35,10 +48,12 @@ export function openStore({
   databaseUrl = DEFAULT_DATABASE_URL,
   pool,
   sqlite,
+  postgres: { fieldCountFoldMs } = {},
   monitor,
 }: StoreOptions = {}): Promise<Store> {
+  const fieldCountFolding = fieldCountFoldMs === 0 ? false : { intervalMs: fieldCountFoldMs };
   return storeKindOf(databaseUrl) === "postgres"
-    ? openPostgresStore({ databaseUrl, pool, monitor })
+    ? openPostgresStore({ databaseUrl, pool, monitor, fieldCountFolding })
     : openSqliteStore({ ...sqlite, databaseUrl, monitor });
 }
 

@@ -4,7 +4,12 @@ import {
   SQLITE_SYNCHRONOUS,
   type SqliteSynchronous,
 } from "@service-api/adapters-sqlite";
-import type { SqliteTuning, StoreOptions } from "./open-store.js";
+import {
+  DEFAULT_POSTGRES_TUNING,
+  type PostgresTuning,
+  type SqliteTuning,
+  type StoreOptions,
+} from "./open-store.js";
 
 /** The environment variables of the store, with the pool bound each one sets. */
 const POOL_VARIABLES: Record<string, keyof PostgresPoolOptions> = {
@@ -19,13 +24,15 @@ export class StoreEnvironmentError extends Error {}
 
 /**
  * `DATABASE_URL`, the pool bounds (`DATABASE_POOL_MAX`, `DATABASE_CONNECT_TIMEOUT_MS`,
- * `DATABASE_STATEMENT_TIMEOUT_MS`, `DATABASE_IDLE_TIMEOUT_MS`, `DATABASE_NAMED_STATEMENTS`) and SQLite's `SQLITE_MMAP_SIZE` (bytes),
+ * `DATABASE_STATEMENT_TIMEOUT_MS`, `DATABASE_IDLE_TIMEOUT_MS`, `DATABASE_NAMED_STATEMENTS`), PostgreSQL's
+ * `DATABASE_FIELD_COUNT_FOLD_MS` (0: never) and SQLite's `SQLITE_MMAP_SIZE` (bytes),
  * `SQLITE_BUSY_TIMEOUT_MS` and `SQLITE_SYNCHRONOUS` (`normal` or `full`) from an environment.
  * Empty means unset.
  */
 export function storeOptionsFromEnvironment(environment: Record<string, string | undefined>): StoreOptions & {
   databaseUrl: string;
   pool: PostgresPoolOptions;
+  postgres: PostgresTuning;
   sqlite: Required<SqliteTuning>;
 } {
   const problems: string[] = [];
@@ -40,6 +47,13 @@ export function storeOptionsFromEnvironment(environment: Record<string, string |
   const pool = { ...DEFAULT_POOL };
   for (const [variable, bound] of Object.entries(POOL_VARIABLES))
     pool[bound] = wholeNumber(variable, bound === "max" ? 1 : 0, pool[bound]);
+  const postgres = {
+    fieldCountFoldMs: wholeNumber(
+      "DATABASE_FIELD_COUNT_FOLD_MS",
+      0,
+      DEFAULT_POSTGRES_TUNING.fieldCountFoldMs,
+    ),
+  };
   const synchronous = (environment.SQLITE_SYNCHRONOUS || "normal").toLowerCase();
   if (!(SQLITE_SYNCHRONOUS as readonly string[]).includes(synchronous))
     problems.push(`SQLITE_SYNCHRONOUS: expected ${SQLITE_SYNCHRONOUS.join(" or ")}`);
@@ -49,5 +63,5 @@ export function storeOptionsFromEnvironment(environment: Record<string, string |
     synchronous: synchronous as SqliteSynchronous,
   };
   if (problems.length > 0) throw new StoreEnvironmentError(problems.join("; "));
-  return { databaseUrl: environment.DATABASE_URL || DEFAULT_DATABASE_URL, pool, sqlite };
+  return { databaseUrl: environment.DATABASE_URL || DEFAULT_DATABASE_URL, pool, postgres, sqlite };
 }

@@ -58,4 +58,10 @@ export class StoreOutage implements StoreMonitor {
   connectionLost(): void {
     this.connectionsLost += 1;
   }
+
+  /** Logged at warn, but in an outage, whose own line already says why. */
+  backgroundTaskFailed(task: string, error: Error): void {
+    if (this.#since !== undefined) return;
+    this.logger.warn({ task, error: summary(error) }, "store upkeep failed");
+  }
 }

@@ -1,0 +1,43 @@
+import { Writable } from "node:stream";
+import pino from "pino";
+import { describe, expect, it } from "vitest";
+import { StoreOutage } from "./store-outage.js";
+
+/** A StoreOutage logging into an array of parsed lines. */
+function outageLogged() {
+  const lines: Record<string, unknown>[] = [];
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  return { outage: new StoreOutage(pino({ level: "info" }, stream)), lines };
+}
+
+describe("StoreOutage", () => {
+  it("logs a failed upkeep task once per failure, with the error's summary and no stack", async () => {
+    const { outage, lines } = outageLogged();
+    const error = Object.assign(new Error('relation "metadata_field_counts" does not exist'), {
+      code: "42P01",
+    });
+    outage.backgroundTaskFailed("fold field counts", error);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: "store upkeep failed",
+        task: "fold field counts",
+        error: { name: "Error", message: error.message, code: "42P01" },
+      }),
+    ]);
+  });
+
+  it("says nothing of upkeep during an outage, whose own line says why", async () => {
+    const { outage, lines } = outageLogged();
+    outage.unavailable(new Error("connect ECONNREFUSED"));
+    outage.backgroundTaskFailed("fold field counts", new Error("connect ECONNREFUSED"));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines.map((line) => line.msg)).toEqual(["store unavailable"]);
+  });
+});

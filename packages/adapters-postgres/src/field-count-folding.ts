@@ -1,0 +1,92 @@
+import type { StoreMonitor } from "@service-api/ports";
+import { type Kysely, sql } from "kysely";
+
+/** How an instance folds fields' counter rows back into their fields. */
+export interface FieldCountFoldingOptions {
+  /** Between two folds, in ms; a fifth of it at random is added, so instances spread out. */
+  intervalMs: number;
+  /** Fields one fold takes at most. */
+  fields: number;
+}
+
+export const DEFAULT_FIELD_COUNT_FOLDING: FieldCountFoldingOptions = { intervalMs: 10_000, fields: 500 };
+
+/**
+ * Moves fields' counter rows (migration 0009) into the fields' own `document_count`, in one
+ * statement, and returns how many fields it folded. The rows spare concurrent value writes a queue
+ * on one row, but a read of a field's count sums them all (16 a field once written enough); folded,
+ * it reads none until the next write. The trigger already counts a removal in the field's row when
+ * its slot has no row, and recreates a slot's row on the next value, so nothing else changes.
+ *
+ * It never waits for a lock: it takes the fields and then their rows with SKIP LOCKED (a row a
+ * writer holds stays for the next fold), so it cannot be part of a deadlock, and a writer waits for
+ * it at most this one statement. The fields are locked first, as FOR NO KEY UPDATE, which value
+ * inserts (their foreign key's KEY SHARE) do not wait for.
+ */
+export async function foldFieldCounts<Schema>(db: Kysely<Schema>, fields: number): Promise<number> {
+  const { rows } = await sql<{ id: string }>`
+    with locked_fields as materialized (
+      select id from metadata_fields
+       where id in (select distinct field_id from metadata_field_counts limit ${fields})
+         for no key update skip locked),
+    taken as materialized (
+      select field_id, slot from metadata_field_counts
+       where field_id in (select id from locked_fields)
+         for update skip locked),
+    folded as (
+      delete from metadata_field_counts as counts using taken
+       where counts.field_id = taken.field_id and counts.slot = taken.slot
+       returning counts.field_id, counts.count),
+    summed as (select field_id, sum(count) as total from folded group by field_id)
+    update metadata_fields set document_count = document_count + summed.total
+      from summed where metadata_fields.id = summed.field_id
+    returning metadata_fields.id`.execute(db);
+  return rows.length;
+}
+
+/**
+ * Folds every `intervalMs` (with jitter) until stopped; never two folds at once. A failed fold is
+ * told to the monitor and tried again at the next turn: counts stay right meanwhile, reads slower.
+ */
+export class FieldCountFolder<Schema> {
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #stopped = false;
+
+  constructor(
+    private readonly db: Kysely<Schema>,
+    private readonly options: FieldCountFoldingOptions,
+    private readonly monitor?: StoreMonitor,
+  ) {}
+
+  start(): void {
+    this.#schedule();
+  }
+
+  /** Stops the timer and waits for a fold under way, so the pool can close after. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    clearTimeout(this.#timer);
+    await this.#running;
+  }
+
+  #schedule(): void {
+    if (this.#stopped) return;
+    const delay = this.options.intervalMs * (1 + Math.random() / 5);
+    this.#timer = setTimeout(() => {
+      this.#running = this.#fold().finally(() => {
+        this.#running = undefined;
+        this.#schedule();
+      });
+    }, delay);
+    this.#timer.unref();
+  }
+
+  async #fold(): Promise<void> {
+    try {
+      await foldFieldCounts(this.db, this.options.fields);
+    } catch (error) {
+      this.monitor?.backgroundTaskFailed?.("fold field counts", error as Error);
+    }
+  }
+}
