@@ -5,6 +5,7 @@ import { gzipSync } from "node:zlib";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServiceApiRouter } from "../src/embed.js";
+import { INVALID_JSON } from "../src/http/http-error.js";
 import { jsonBody } from "../src/http/json-body.js";
 import { call } from "./support/http.js";
 import { type SeededWorkspace, seedWorkspace } from "./support/seed.js";
@@ -105,6 +106,22 @@ describe("JSON bodies", () => {
     const answer = await update(gzipped, { ...JSON_TYPE, "content-encoding": "gzip" });
     expect(answer.status).toBe(200);
     expect(answer.stored).toBe("inflated");
+  });
+
+  it("answers a compressed body that does not decompress 400, writing nothing, and keeps serving", async () => {
+    const before = await storedValue();
+    const whole = gzipSync(JSON.stringify({ value: "inflated", user: "alice" }));
+    for (const [body, encoding] of [
+      [Buffer.from("not gzip"), "gzip"],
+      [whole.subarray(0, whole.length - 12), "gzip"],
+      [Buffer.from("not brotli at all"), "br"],
+      [Buffer.from("not deflate"), "deflate"],
+    ] as const) {
+      const answer = await update(body, { ...JSON_TYPE, "content-encoding": encoding });
+      expect(answer.body).toEqual({ status: 400, code: "bad_request", message: INVALID_JSON });
+      expect(answer.stored).toBe(before);
+    }
+    expect((await update(whole, { ...JSON_TYPE, "content-encoding": "gzip" })).stored).toBe("inflated");
   });
 
   it("refuses a charset it cannot decode with 415, writing nothing", async () => {

@@ -68,6 +68,15 @@ const BODY_PARSER_ERRORS: Record<string, ErrorBody> = {
   "charset.unsupported": { status: 415, code: "unsupported_media_type", message: "Unsupported charset." },
 };
 
+/**
+ * A compressed body that does not decompress (corrupt or cut short): body-parser passes on the
+ * decompressor's own error, marked as a client's 400 (http-errors' `expose`), with no `type`.
+ */
+function isUndecodableBody(error: unknown): boolean {
+  const { status, expose } = (error ?? {}) as { status?: unknown; expose?: unknown };
+  return status === 400 && expose === true;
+}
+
 /** The `{status, code, message}` body for any error; `undefined` for one that must stay internal. */
 export function errorBodyOf(error: unknown): ErrorBody | undefined {
   if (error instanceof DomainError)
@@ -75,6 +84,7 @@ export function errorBodyOf(error: unknown): ErrorBody | undefined {
   if (error instanceof HttpError) return { status: error.status, code: error.code, message: error.message };
   const type = (error as { type?: unknown } | null)?.type;
   if (typeof type === "string" && type in BODY_PARSER_ERRORS) return BODY_PARSER_ERRORS[type];
+  if (isUndecodableBody(error)) return { status: 400, code: "bad_request", message: INVALID_JSON };
   if (error instanceof URIError)
     return { status: 400, code: "bad_request", message: "The URL is not valid." };
   return undefined;
