@@ -1,4 +1,4 @@
-import type { Store } from "@service-api/ports";
+import type { Store, Tag } from "@service-api/ports";
 import {
   aConversation,
   aDataset,
@@ -135,29 +135,6 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
       await expect.poll(waitingForLocks).toBeGreaterThan(0);
       await other.query("commit");
       expect(await created).toBe(false);
-    }));
-
-  it("binds the tags that are left when another instance deletes one of them during the binding", () =>
-    withStoreAndOther(async ({ store, other, dataset, waitingForLocks }) => {
-      const { tags } = store.repositories;
-      const [kept, gone] = [
-        aTag(dataset.workspaceId, { name: "kept" }),
-        aTag(dataset.workspaceId, { name: "gone" }),
-      ];
-      for (const tag of [kept, gone]) await tags.save(tag);
-      await other.query("begin");
-      await other.query("delete from tags where id = $1", [gone.id]);
-      const bound = tags.bindToDataset({
-        workspaceId: dataset.workspaceId,
-        datasetId: dataset.id,
-        tags: [kept, gone].map((tag) => ({ tagId: tag.id, bindingId: globalThis.crypto.randomUUID() })),
-        createdAt: 1,
-      });
-      // The insert saw both tags, and its foreign key check waits for the delete.
-      await expect.poll(waitingForLocks).toBeGreaterThan(0);
-      await other.query("commit");
-      expect(await bound).toBe(true);
-      expect(await tags.boundTagIds(dataset.id)).toEqual([kept.id]);
     }));
 
   it("binds the same tags from several instances in opposite orders without a deadlock", async () => {
@@ -379,6 +356,80 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
       }),
     15_000,
   );
+
+  it("binds tags while another instance deletes one, passing over the deleted tag in one statement", async () => {
+    const url = await createTestSchema(database.url);
+    const sent: string[] = [];
+    const store = await openPostgresStore({ databaseUrl: url, onQuery: (sql) => sent.push(sql) });
+    const other = new pg.Client({ connectionString: url });
+    await other.connect();
+    try {
+      const { workspaces, datasets, tags } = store.repositories;
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      const asked = [aTag(workspace.id), aTag(workspace.id), aTag(workspace.id)];
+      for (const tag of asked) await tags.save(tag);
+      const [gone, ...kept] = asked as [Tag, Tag, Tag];
+      // Another instance deletes a tag, not yet committed: the binding waits for it.
+      await other.query("begin");
+      await other.query("delete from tags where id = $1", [gone.id]);
+      sent.length = 0;
+      const binding = tags.bindToDataset({
+        workspaceId: workspace.id,
+        datasetId: dataset.id,
+        tags: asked.map((tag) => ({ tagId: tag.id, bindingId: crypto.randomUUID() })),
+        createdAt: 1_700_000_000,
+      });
+      await expect.poll(() => waitingForLocksSeenBy(other)).toBeGreaterThan(0);
+      await other.query("commit");
+      expect(await binding).toBe(true);
+      // Passed over where it was read, not found missing by the foreign key and tried again.
+      expect(sent).toHaveLength(1);
+      const { rows } = await other.query(
+        "select tag_id from tag_bindings where target_id = $1 order by tag_id",
+        [dataset.id],
+      );
+      expect(rows.map((row) => row.tag_id)).toEqual(kept.map((tag) => tag.id).sort());
+    } finally {
+      await other.end();
+      await store.close();
+    }
+  });
+
+  it("answers every bind while tags are deleted from two instances, none failing", async () => {
+    const stores = await instances(2);
+    try {
+      const { workspaces, datasets, tags } = stores[0]!.repositories;
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      for (let round = 0; round < 5; round++) {
+        const asked = Array.from({ length: 10 }, () => aTag(workspace.id));
+        for (const tag of asked) await tags.save(tag);
+        const binds = Array.from({ length: 16 }, (_, index) =>
+          stores[index % 2]!.repositories.tags.bindToDataset({
+            workspaceId: workspace.id,
+            datasetId: dataset.id,
+            tags: asked.map((tag) => ({ tagId: tag.id, bindingId: crypto.randomUUID() })),
+            createdAt: 1_700_000_000,
+          }),
+        );
+        const deletes = asked.map((tag, index) =>
+          stores[index % 2]!.repositories.tags.delete(workspace.id, "knowledge", tag.id),
+        );
+        const settled = await Promise.allSettled([...binds, ...deletes]);
+        expect(settled.filter((result) => result.status === "rejected")).toEqual([]);
+      }
+      // Every tag went, and its bindings with it.
+      expect(await tags.listInWorkspace(workspace.id)).toEqual([]);
+      expect(await tags.boundTagIds(dataset.id)).toEqual([]);
+    } finally {
+      await closeAll(stores);
+    }
+  }, 30_000);
 
   it("ends concurrent updates of a variable from several instances with one value, whole", async () => {
     const stores = await instances(3);

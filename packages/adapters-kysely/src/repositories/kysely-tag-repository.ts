@@ -102,7 +102,9 @@ const insertBindings = compiledByCount((db, count, ...values) =>
 /**
  * Binds the asked tags (`asked`: rows of a binding id and a tag id) that are the workspace's
  * knowledge tags to its dataset, in tag order (so concurrent binds take the pairs in one order);
- * nothing without the dataset. Pairs already bound keep their binding.
+ * nothing without the dataset. Pairs already bound keep their binding. PostgreSQL only (a WITH
+ * that writes): each tag is locked as it is read (KEY SHARE, what the foreign key takes), so a tag
+ * deleted meanwhile is passed over, as any id that names no tag, instead of failing the statement.
  */
 function bindEligible(
   db: QueryCreator<DatabaseSchema>,
@@ -130,7 +132,8 @@ function bindEligible(
         ])
         .where("tag.workspace_id", "=", workspaceId)
         .where("tag.type", "=", "knowledge")
-        .orderBy("tag.id"),
+        .orderBy("tag.id")
+        .forKeyShare("tag" as never),
     )
     .onConflict((conflict) => conflict.columns(["tag_id", "target_id"]).doNothing());
 }
@@ -380,8 +383,8 @@ export class KyselyTagRepository implements TagRepository {
     try {
       return await this.#bindToDataset(binding);
     } catch (error) {
-      // A tag deleted meanwhile: the insert saw it, its foreign key no longer does. Once more, the
-      // tag is not seen, as any other id that names no tag.
+      // A tag deleted between the reads and the insert (SQLite: separate statements). Once more,
+      // the tag is not seen, as any other id that names no tag.
       if (!this.features.isForeignKeyViolation(error)) throw error;
       return this.#bindToDataset(binding);
     }
