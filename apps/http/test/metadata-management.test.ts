@@ -46,6 +46,8 @@ const INVALID_KEY = { status: 401, code: "unauthorized", message: "Access token 
 const SUCCESS = { result: "success" };
 const BLANK = invalidParam("name: Name must not be blank.");
 const TOO_LONG = invalidParam("name: Metadata name cannot exceed 255 characters.");
+/** A name no store holds as sent: PostgreSQL refuses NUL; UTF-8 has no lone surrogate. */
+const UNSTORABLE = invalidParam("name: Name must not contain NUL characters or unpaired surrogates.");
 const BUILT_IN_NAME = invalidParam("Metadata name already exists in Built-in fields.");
 const TAKEN = invalidParam("Metadata name already exists.");
 const BAD_TYPE = invalidParam("type: must be string, number or time.");
@@ -488,6 +490,14 @@ describe("POST /v1/datasets/{dataset_id}/metadata", () => {
     });
   });
 
+  it("refuses a name with NUL or an unpaired surrogate, which no store holds as sent, creating nothing", async () => {
+    const kb = await aKnowledgeBase();
+    await expectNothingWritten(kb, async () => {
+      for (const name of ["a\u0000b", "q\ud800", "\udc00q"])
+        expectAnswer(await createField(kb.dataset.id, { type: "string", name }), 400, UNSTORABLE);
+    });
+  });
+
   it("counts the name's length in code points: 255 pass, 256 are refused", async () => {
     const kb = await aKnowledgeBase();
     for (const name of ["a".repeat(256), "😀".repeat(256), `${"é".repeat(255)}x`]) {
@@ -689,6 +699,8 @@ describe("PATCH /v1/datasets/{dataset_id}/metadata/{metadata_id}", () => {
         expectAnswer(await renameField(kb.dataset.id, fieldId, { name: " \t" }), 400, BLANK);
         expectAnswer(await renameField(kb.dataset.id, fieldId, { name: "x".repeat(256) }), 400, TOO_LONG);
         expectAnswer(await renameField(kb.dataset.id, fieldId, { name: "😀".repeat(256) }), 400, TOO_LONG);
+        expectAnswer(await renameField(kb.dataset.id, fieldId, { name: "a\u0000b" }), 400, UNSTORABLE);
+        expectAnswer(await renameField(kb.dataset.id, fieldId, { name: "q\ud800" }), 400, UNSTORABLE);
         for (const name of BUILT_IN_NAMES) {
           expectAnswer(await renameField(kb.dataset.id, fieldId, { name }), 400, BUILT_IN_NAME);
         }
@@ -1242,6 +1254,8 @@ describe("POST /v1/datasets/{dataset_id}/documents/metadata", () => {
       ["string", "label", "42", "must be a string."],
       ["string", "label", "0", "must be a string."],
       ["string", "label", "-1.5", "must be a string."],
+      ["string", "label", '"a\\u0000b"', "must not contain NUL characters or unpaired surrogates."],
+      ["string", "label", '"q\\ud800"', "must not contain NUL characters or unpaired surrogates."],
       ["number", "score", '""', "must be a finite number or numeric string."],
       ["number", "score", '" 1"', "must be a finite number or numeric string."],
       ["number", "score", '"1 "', "must be a finite number or numeric string."],

@@ -17,6 +17,8 @@ const NOT_JSON =
   "Did not attempt to load JSON data because the request Content-Type was not 'application/json'.";
 const BLANK = "name: Name must not be blank.";
 const LENGTH = "name: Name must be between 1 to 50 characters.";
+/** A name no store holds as sent: PostgreSQL refuses NUL; UTF-8 has no lone surrogate. */
+const UNSTORABLE = "name: Name must not contain NUL characters or unpaired surrogates.";
 const TAKEN = "Tag name already exists";
 
 const error = (status: number, code: string, message: unknown) => ({ status, code, message });
@@ -198,6 +200,9 @@ describe("POST /v1/datasets/tags", () => {
     [" ".repeat(60), BLANK],
     ["x".repeat(51), LENGTH],
     ["😀".repeat(51), LENGTH],
+    ["a\u0000b", UNSTORABLE],
+    ["q\ud800", UNSTORABLE],
+    ["q\udc00", UNSTORABLE],
   ])("refuses the name %j with 400 invalid_param, creating nothing", async (name, message) => {
     const tenant = await aTenant();
     await aStoredTag(tenant, { name: "kept" });
@@ -391,6 +396,8 @@ describe("PATCH /v1/datasets/tags", () => {
     [" \t ", BLANK],
     ["x".repeat(51), LENGTH],
     ["😀".repeat(51), LENGTH],
+    ["a\u0000b", UNSTORABLE],
+    ["\udfffq", UNSTORABLE],
   ])("refuses the name %j with 400 invalid_param, renaming nothing", async (name, message) => {
     const tenant = await aTenant();
     const tag = await aStoredTag(tenant, { name: "finance" });

@@ -8,6 +8,8 @@ describe("metadataFieldNameProblem", () => {
     ["x".repeat(256), "name: Metadata name cannot exceed 255 characters."],
     ["document_name", "Metadata name already exists in Built-in fields."],
     ["source", "Metadata name already exists in Built-in fields."],
+    ["a\u0000b", "name: Name must not contain NUL characters or unpaired surrogates."],
+    ["q\udfff", "name: Name must not contain NUL characters or unpaired surrogates."],
   ])("refuses %j", (name, message) => {
     expect(metadataFieldNameProblem(name)).toBe(message);
   });
@@ -43,6 +45,8 @@ describe("typedMetadataValue", () => {
 
   it.each([
     ["string", 1, "must be a string."],
+    ["string", "a\u0000b", "must not contain NUL characters or unpaired surrogates."],
+    ["string", "q\ud800", "must not contain NUL characters or unpaired surrogates."],
     ["string", true, "must be a string."],
     ["number", " 1", "must be a finite number or numeric string."],
     ["number", "0x10", "must be a finite number or numeric string."],

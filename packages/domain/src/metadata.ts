@@ -1,5 +1,6 @@
 import type { DataSourceType, Document } from "./document.js";
-import { BLANK_NAME, codePointLength, isBlank } from "./names.js";
+import { BLANK_NAME, codePointLength, isBlank, UNSTORABLE_NAME } from "./names.js";
+import { isStorableText } from "./text.js";
 
 export type MetadataFieldType = "string" | "number" | "time";
 
@@ -81,13 +82,14 @@ export function isBuiltInFieldName(name: string): boolean {
 }
 
 /**
- * Why a metadata field name is refused, checked in order (blank, length, a built-in's name), or
- * undefined. Whether another field of the dataset holds it is the store's to say.
+ * Why a metadata field name is refused, checked in order (blank, length, text no store holds, a
+ * built-in's name), or undefined. Whether another field of the dataset holds it is the store's to say.
  */
 export function metadataFieldNameProblem(name: string): string | undefined {
   if (isBlank(name)) return BLANK_NAME;
   if (codePointLength(name) > METADATA_FIELD_NAME_MAX_LENGTH)
     return "name: Metadata name cannot exceed 255 characters.";
+  if (!isStorableText(name)) return UNSTORABLE_NAME;
   if (isBuiltInFieldName(name)) return "Metadata name already exists in Built-in fields.";
   return undefined;
 }
@@ -109,9 +111,10 @@ export function typedMetadataValue(type: MetadataFieldType, value: unknown): Typ
   if (value === null) return { ok: true, text: null };
   switch (type) {
     case "string":
-      return typeof value === "string"
+      if (typeof value !== "string") return { ok: false, reason: "must be a string." };
+      return isStorableText(value)
         ? { ok: true, text: value }
-        : { ok: false, reason: "must be a string." };
+        : { ok: false, reason: "must not contain NUL characters or unpaired surrogates." };
     case "number": {
       const number =
         typeof value === "number"

@@ -5,3 +5,6 @@ export const codePointLength = (text: string): number => [...text].length;
 export const isBlank = (text: string): boolean => text.trim() === "";
 
 export const BLANK_NAME = "name: Name must not be blank.";
+
+/** For a name no store can hold as sent (`isStorableText`). */
+export const UNSTORABLE_NAME = "name: Name must not contain NUL characters or unpaired surrogates.";

@@ -32,6 +32,9 @@ describe("tagNameProblem", () => {
     ["\u00a0", "name: Name must not be blank."],
     ["x".repeat(51), "name: Name must be between 1 to 50 characters."],
     ["🎉".repeat(51), "name: Name must be between 1 to 50 characters."],
+    ["a\u0000b", "name: Name must not contain NUL characters or unpaired surrogates."],
+    ["q\ud800", "name: Name must not contain NUL characters or unpaired surrogates."],
+    ["\udc00q", "name: Name must not contain NUL characters or unpaired surrogates."],
   ])("refuses %j", (name, message) => {
     expect(tagNameProblem(name)).toBe(message);
   });

@@ -1,4 +1,5 @@
-import { BLANK_NAME, codePointLength, isBlank } from "./names.js";
+import { BLANK_NAME, codePointLength, isBlank, UNSTORABLE_NAME } from "./names.js";
+import { isStorableText } from "./text.js";
 
 export type TagType = "knowledge" | "app";
 
@@ -27,11 +28,12 @@ export interface TagBinding {
 
 export const TAG_NAME_MAX_LENGTH = 50;
 
-/** Why a tag name is refused (blank, then length), or undefined when it may be used. */
+/** Why a tag name is refused (blank, length, then text no store holds), or undefined when it may be used. */
 export function tagNameProblem(name: string): string | undefined {
   if (isBlank(name)) return BLANK_NAME;
   const length = codePointLength(name);
   if (length < 1 || length > TAG_NAME_MAX_LENGTH) return "name: Name must be between 1 to 50 characters.";
+  if (!isStorableText(name)) return UNSTORABLE_NAME;
   return undefined;
 }
 
