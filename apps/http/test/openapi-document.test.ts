@@ -98,6 +98,13 @@ describe("GET /v1/openapi.json", () => {
       properties: { name: { type: "string" } },
       required: ["name"],
     });
+    // Checked after the app mode, so optional to the route's parser, but required all the same.
+    const update = document.paths["/conversations/{conversation_id}/variables/{variable_id}"]?.put;
+    expect(update?.requestBody?.content["application/json"]?.schema).toMatchObject({
+      type: "object",
+      properties: { user: { type: "string" } },
+      required: ["value", "user"],
+    });
   });
 });
 

@@ -194,16 +194,39 @@ describe("PUT /v1/conversations/{conversation_id}/variables/{variable_id}", () =
   });
 
   it.each<AppMode>(["workflow", "completion", "agent"])(
-    "answers 400 not_chat_app for a %s app",
+    "answers 400 not_chat_app for a %s app, before it checks the value and the user",
     async (mode) => {
-      const response = await put(world.variable.id, { value: "x", user: "alice" }, world.apps[mode].key);
-      expect(response.body).toEqual({
-        status: 400,
-        code: "not_chat_app",
-        message: "Please check if your app mode matches the right API route.",
-      });
+      for (const body of [
+        { value: "x", user: "alice" },
+        {},
+        { value: "x" },
+        { user: "alice" },
+        { user: "" },
+      ]) {
+        const response = await put(world.variable.id, body, world.apps[mode].key);
+        expect(response.body).toEqual({
+          status: 400,
+          code: "not_chat_app",
+          message: "Please check if your app mode matches the right API route.",
+        });
+      }
     },
   );
+
+  it("asks a chat app's request for its user, then its value, in the API's words", async () => {
+    for (const body of [{}, { value: "x" }, { value: "x", user: "" }, { value: "x", user: 7 }]) {
+      expect((await put(world.variable.id, body)).body).toEqual({
+        status: 400,
+        code: "invalid_param",
+        message: "user is required and must be a non-empty string.",
+      });
+    }
+    expect((await put(world.variable.id, { user: "alice" })).body).toEqual({
+      status: 400,
+      code: "invalid_param",
+      message: "value is required.",
+    });
+  });
 
   it.each<AppMode>(["chat", "agent-chat"])("serves %s apps too", async (mode) => {
     const response = await put(world.variable.id, { value: "x", user: "alice" }, world.apps[mode].key);

@@ -99,6 +99,7 @@ export const conversationOperations = (useCases: ConversationUseCases) => [
       ...BODY,
       NOT_CHAT,
       USER_REQUIRED,
+      invalid("value is required."),
       NO_CONVERSATION,
       notFound("Conversation Variable Not Exists."),
       {

@@ -20,11 +20,19 @@ export const variableList = z.object({
   data: z.array(conversationVariable).meta({ description: "Oldest first." }),
 });
 
-/** Only the shape is checked here; the use case checks `user` and `value` after the app mode. */
-export const updateVariableBody = z.object(
-  {
-    value: z.unknown().meta({ description: "A JSON value of the variable's type." }),
-    user: z.unknown().meta({ type: "string", description: "The end user, as the app names it." }),
-  },
-  { error: "The body must be a JSON object." },
-);
+/**
+ * Only the shape is checked here; the use case checks `user` and `value` after the app mode, so
+ * both are optional to zod (which would refuse a missing one first) and required in the document.
+ */
+export const updateVariableBody = z
+  .object(
+    {
+      value: z.unknown().optional().meta({ description: "A JSON value of the variable's type." }),
+      user: z
+        .unknown()
+        .optional()
+        .meta({ type: "string", description: "The end user, as the app names it." }),
+    },
+    { error: "The body must be a JSON object." },
+  )
+  .meta({ required: ["value", "user"] });
