@@ -40,6 +40,44 @@ describe("requests Node's own parser refuses", () => {
     });
   });
 
+  it("answers an Expect header other than 100-continue 417 in the error shape, writing nothing", async () => {
+    const before = await server.store.repositories.tags.listInWorkspace(world.workspace.id);
+    const connection = new RawConnection(server.url);
+    const body = JSON.stringify({ name: "expected" });
+    const response = await connection.request(
+      "POST",
+      "/v1/datasets/tags",
+      {
+        Authorization: `Bearer ${world.datasetKey}`,
+        "Content-Type": "application/json",
+        Expect: "something-else",
+      },
+      body,
+    );
+    expect(response.status).toBe(417);
+    expect(response.headers["content-type"]).toBe("application/json; charset=utf-8");
+    expect(jsonOf(response.body)).toEqual({
+      status: 417,
+      code: "expectation_failed",
+      message: "The server cannot meet the request's Expect header; only 100-continue is supported.",
+    });
+    connection.close();
+    expect(await server.store.repositories.tags.listInWorkspace(world.workspace.id)).toEqual(before);
+  });
+
+  it("answers CONNECT 405 in the error shape, and closes", async () => {
+    const connection = new RawConnection(server.url);
+    connection.write("CONNECT /v1/site HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    const response = await connection.next();
+    expect(response.status).toBe(405);
+    expect(jsonOf(response.body)).toEqual({
+      status: 405,
+      code: "method_not_allowed",
+      message: "The method is not allowed for the requested URL.",
+    });
+    expect(await connection.closed).toEqual({ reset: false });
+  });
+
   it("answers a request without Host 400 in the error shape, and the next one as usual", async () => {
     const connection = new RawConnection(server.url);
     connection.write("GET /healthz HTTP/1.1\r\n\r\n");

@@ -1,4 +1,4 @@
-import { STATUS_CODES } from "node:http";
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { ErrorBody } from "./http-error.js";
 
@@ -33,10 +33,46 @@ export function answerClientError(error: Error & { code?: string }, socket: Dupl
     socket.destroy();
     return;
   }
-  const { status, code, message } = REFUSALS[error.code ?? ""] ?? MALFORMED;
+  endWith(socket, REFUSALS[error.code ?? ""] ?? MALFORMED);
+}
+
+/** Writes the error as the whole response on a socket no response object holds, and closes it. */
+function endWith(socket: Duplex, { status, code, message }: ErrorBody): void {
   const body = JSON.stringify({ status, code, message });
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+}
+
+const EXPECTATION_FAILED: ErrorBody = {
+  status: 417,
+  code: "expectation_failed",
+  message: "The server cannot meet the request's Expect header; only 100-continue is supported.",
+};
+
+/**
+ * The server's `checkExpectation` listener: an `Expect` other than `100-continue`, which Node
+ * answers 417 with no body unless told otherwise. The body is not read; the connection closes.
+ */
+export function answerExpectationFailed(_req: IncomingMessage, res: ServerResponse): void {
+  const body = JSON.stringify(EXPECTATION_FAILED);
+  res.writeHead(417, {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": Buffer.byteLength(body),
+    Connection: "close",
+  });
+  res.end(body);
+}
+
+/**
+ * The server's `connect` listener: a CONNECT request, which Node hands over as a bare socket (and,
+ * unheard, closes without a word). The API proxies nothing: 405, and the connection closes.
+ */
+export function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
+  endWith(socket, {
+    status: 405,
+    code: "method_not_allowed",
+    message: "The method is not allowed for the requested URL.",
+  });
 }

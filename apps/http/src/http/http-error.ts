@@ -8,6 +8,7 @@ export type HttpErrorCode =
   | "too_many_requests"
   | "request_header_fields_too_large"
   | "request_timeout"
+  | "expectation_failed"
   | "unknown";
 
 /** A failure found at the edge, before any use case runs. */
