@@ -182,6 +182,26 @@ describe("PUT /v1/conversations/{conversation_id}/variables/{variable_id}", () =
     });
   }
 
+  it("names a number past a double's range (1e400) as out of range, refusing it for a number variable", async () => {
+    const variable = await newVariable("number", 1);
+    const response = await call(
+      server.url,
+      "PUT",
+      `/v1/conversations/${world.conversation.id}/variables/${variable.id}`,
+      {
+        token: world.apps["advanced-chat"].key,
+        rawBody: '{"value":1e400,"user":"alice"}',
+        headers: { "content-type": "application/json" },
+      },
+    );
+    expect(response.body).toEqual({
+      status: 400,
+      code: "bad_request",
+      message: `Type mismatch: variable '${variable.name}' expects number, but got out-of-range number type`,
+    });
+    expect(await stored(variable.id)).toEqual(variable);
+  });
+
   it("refuses every value for a stored type it does not know (a newer version's) with 400, not 500", async () => {
     const variable = await newVariable("date" as VariableType, "2026-11-24");
     const response = await put(variable.id, { value: "2026-11-25", user: "alice" });

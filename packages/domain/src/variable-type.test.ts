@@ -115,6 +115,8 @@ describe("describeJsonType", () => {
   it.each([
     ["x", "string"],
     [1, "number"],
+    [Number.POSITIVE_INFINITY, "out-of-range number"],
+    [[1, Number.NEGATIVE_INFINITY], "array[any]"],
     [false, "boolean"],
     [null, "null"],
     [{}, "object"],

@@ -50,6 +50,9 @@ function scalarJsonType(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   if (isObject(value)) return "object";
+  // A JSON number past a double's range (`1e400`) parses as Infinity: a number, but not one a
+  // `number` variable takes, which "expects number, but got number" would not say.
+  if (typeof value === "number" && !Number.isFinite(value)) return "out-of-range number";
   return typeof value;
 }
 
