@@ -65,6 +65,24 @@ describe("requests Node's own parser refuses", () => {
     expect(await server.store.repositories.tags.listInWorkspace(world.workspace.id)).toEqual(before);
   });
 
+  it("answers a body declared over 1 MB 413 before it arrives, and closes", async () => {
+    const connection = new RawConnection(server.url);
+    connection.write(
+      "POST /v1/datasets/tags HTTP/1.1\r\nHost: 127.0.0.1\r\n" +
+        `Authorization: Bearer ${world.datasetKey}\r\nContent-Type: application/json\r\n` +
+        "Content-Length: 5000000\r\nExpect: 100-continue\r\n\r\n",
+    );
+    let response = await connection.next();
+    if (response.status === 100) response = await connection.next();
+    expect(response.status).toBe(413);
+    expect(jsonOf(response.body)).toEqual({
+      status: 413,
+      code: "request_entity_too_large",
+      message: "The data value transmitted exceeds the capacity limit (1 MB).",
+    });
+    expect(await connection.closed).toEqual({ reset: false });
+  });
+
   it("answers CONNECT 405 in the error shape, and closes", async () => {
     const connection = new RawConnection(server.url);
     connection.write("CONNECT /v1/site HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");

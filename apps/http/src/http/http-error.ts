@@ -45,13 +45,14 @@ export interface ErrorBody {
 export const INTERNAL_ERROR: ErrorBody = { status: 500, code: "unknown", message: "Internal Server Error" };
 export const INVALID_JSON = "Invalid JSON payload received or JSON payload is empty.";
 export const REQUEST_ABORTED = "The request was aborted.";
+export const TOO_LARGE = "The data value transmitted exceeds the capacity limit (1 MB).";
 
 /** Errors that body-parser raises, by their `type`. */
 const BODY_PARSER_ERRORS: Record<string, ErrorBody> = {
   "entity.too.large": {
     status: 413,
     code: "request_entity_too_large",
-    message: "The data value transmitted exceeds the capacity limit (1 MB).",
+    message: TOO_LARGE,
   },
   "entity.parse.failed": { status: 400, code: "bad_request", message: INVALID_JSON },
   "entity.verify.failed": { status: 400, code: "bad_request", message: INVALID_JSON },

@@ -1,6 +1,6 @@
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "@service-api/domain";
 import express, { type RequestHandler } from "express";
-import { HttpError, INVALID_JSON } from "./http-error.js";
+import { HttpError, INVALID_JSON, TOO_LARGE } from "./http-error.js";
 import { JSON_MEDIA_TYPE, plainJsonBody } from "./plain-json-body.js";
 
 const JSON_TYPE = new RegExp(`${JSON_MEDIA_TYPE}(?:;|$)`, "i");
@@ -11,7 +11,7 @@ const hasBody = (headers: Record<string, string | string[] | undefined>) =>
   headers["transfer-encoding"] !== undefined ||
   (headers["content-length"] !== undefined && headers["content-length"] !== "0");
 
-const requireJsonType: RequestHandler = (req, _res, next) => {
+const requireJsonType: RequestHandler = (req, res, next) => {
   if (!JSON_TYPE.test(req.get("content-type") ?? "")) {
     throw new HttpError(
       415,
@@ -20,6 +20,12 @@ const requireJsonType: RequestHandler = (req, _res, next) => {
     );
   }
   if (!hasBody(req.headers)) throw new HttpError(400, "bad_request", INVALID_JSON);
+  // Declared too large: answered now, not after reading (and dropping) the whole body, which a
+  // client waiting for `100 Continue` never sends. The connection closes on the unread body.
+  if (Number(req.headers["content-length"]) > BODY_LIMIT_BYTES) {
+    res.setHeader("Connection", "close");
+    throw new HttpError(413, "request_entity_too_large", TOO_LARGE);
+  }
   next();
 };
 
