@@ -103,6 +103,17 @@ describe("POST /v1/datasets/tags/binding", () => {
     expect(await boundTo(dataset.id)).toEqual([world.knowledgeTags[0]!.id]);
   });
 
+  it.each([{ tag_ids: [], target_id: "x" }, { target_id: "x" }])(
+    "asks for tag ids in the API's words for %j",
+    async (body) => {
+      expect((await bind(body)).body).toEqual({
+        status: 400,
+        code: "invalid_param",
+        message: "tag_ids: Tag IDs is required.",
+      });
+    },
+  );
+
   it.each([
     [{ tag_ids: [], target_id: "x" }, "tag_ids"],
     [{ target_id: "x" }, "tag_ids"],

@@ -111,7 +111,7 @@ export const tagOperations = (useCases: TagUseCases) => [
     key: "knowledge",
     body: bindingBody,
     success: { status: 204, description: "Bound." },
-    errors: [...ALWAYS, ...BODY, notFound("Dataset not found")],
+    errors: [...ALWAYS, ...BODY, invalid("tag_ids: Tag IDs is required."), notFound("Dataset not found")],
     async handle({ workspaceId, body }) {
       await useCases.bindTagsToDataset.execute({
         workspaceId,

@@ -27,8 +27,19 @@ export const deleteTagQuery = z.object({
   tag_id: z.string().optional().meta({ description: "The tag; when absent, the body's `tag_id`." }),
 });
 
+const TAG_IDS_REQUIRED = "Tag IDs is required.";
+
 export const bindingBody = z.object({
-  tag_ids: ids.min(1).meta({ description: "Knowledge tags of the workspace; other ids are ignored." }),
+  // Missing or empty: the unbinding's words (and Dify's), not zod's.
+  tag_ids: z
+    .array(
+      z.string().transform((value) => pathId(value)),
+      {
+        error: (issue) => (issue.input === undefined ? TAG_IDS_REQUIRED : undefined),
+      },
+    )
+    .min(1, { error: TAG_IDS_REQUIRED })
+    .meta({ description: "Knowledge tags of the workspace; other ids are ignored." }),
   target_id: z
     .string()
     .transform((value) => pathId(value))
@@ -55,7 +66,7 @@ export const unbindingBody = z
         ? [pathId(body.tag_id)]
         : [];
     if (tagIds.length === 0) {
-      context.addIssue({ code: "custom", path: ["tag_ids"], message: "Tag IDs is required." });
+      context.addIssue({ code: "custom", path: ["tag_ids"], message: TAG_IDS_REQUIRED });
       return z.NEVER;
     }
     return { tagIds, targetId: body.target_id };
