@@ -3,7 +3,7 @@ import { aDataset, aDocument, aMetadataField, aWorkspace } from "@service-api/po
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { foldFieldCounts } from "./field-count-folding.js";
+import { FieldCountFolder, foldFieldCounts } from "./field-count-folding.js";
 import { openPostgresStore } from "./open-postgres-store.js";
 import {
   createTestDatabase,
@@ -297,5 +297,16 @@ describe.skipIf(!available)("folding fields' counter rows", () => {
     await new Promise((resolve) => setTimeout(resolve, 200));
     expect(taskFailed.mock.calls.length).toBe(failures);
     await client.end();
+  });
+});
+
+describe("FieldCountFolder", () => {
+  it("refuses an interval or batch that is not a positive number, which a timer would run every millisecond", () => {
+    const db = {} as Kysely<unknown>;
+    for (const intervalMs of [Number.NaN, undefined as unknown as number, 0, -5])
+      expect(() => new FieldCountFolder(db, { intervalMs, fields: 500 })).toThrow(RangeError);
+    for (const fields of [0, 1.5, Number.NaN])
+      expect(() => new FieldCountFolder(db, { intervalMs: 10_000, fields })).toThrow(RangeError);
+    expect(() => new FieldCountFolder(db, { intervalMs: 10_000, fields: 500 })).not.toThrow();
   });
 });

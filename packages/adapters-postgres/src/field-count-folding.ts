@@ -57,7 +57,13 @@ export class FieldCountFolder<Schema> {
     private readonly db: Kysely<Schema>,
     private readonly options: FieldCountFoldingOptions,
     private readonly monitor?: StoreMonitor,
-  ) {}
+  ) {
+    // Not a number, a timer would run every millisecond (Node's fallback); refused instead.
+    if (!(options.intervalMs > 0))
+      throw new RangeError(`Fold interval must be above 0 ms: ${options.intervalMs}`);
+    if (!(Number.isSafeInteger(options.fields) && options.fields > 0))
+      throw new RangeError(`Fields per fold must be a whole number above 0: ${options.fields}`);
+  }
 
   start(): void {
     this.#schedule();

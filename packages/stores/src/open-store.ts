@@ -51,7 +51,8 @@ export function openStore({
   postgres: { fieldCountFoldMs } = {},
   monitor,
 }: StoreOptions = {}): Promise<Store> {
-  const fieldCountFolding = fieldCountFoldMs === 0 ? false : { intervalMs: fieldCountFoldMs };
+  const fieldCountFolding =
+    fieldCountFoldMs === undefined ? {} : fieldCountFoldMs === 0 ? false : { intervalMs: fieldCountFoldMs };
   return storeKindOf(databaseUrl) === "postgres"
     ? openPostgresStore({ databaseUrl, pool, monitor, fieldCountFolding })
     : openSqliteStore({ ...sqlite, databaseUrl, monitor });
