@@ -431,6 +431,75 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
     }
   }, 30_000);
 
+  it("takes a removing write's locks before its snapshot, so concurrent writes to a document end as one after the other", async () => {
+    const url = await createTestSchema(database.url);
+    const sent: string[] = [];
+    const stores = await Promise.all([
+      openPostgresStore({ databaseUrl: url, onQuery: (sql) => sent.push(sql) }),
+      openPostgresStore({ databaseUrl: url }),
+    ]);
+    try {
+      const [first, second] = stores as [Store, Store];
+      const { workspaces, datasets, documents, metadata } = first.repositories;
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      const [one, two] = [
+        aMetadataField(dataset.id, { name: "one" }),
+        aMetadataField(dataset.id, { name: "two" }),
+      ];
+      for (const field of [one, two]) await metadata.createField(field);
+      const document = aDocument(dataset.id);
+      await documents.save(document);
+      const setting = {
+        documentId: document.id,
+        replaceAll: false,
+        set: [
+          [one.id, "a"],
+          [two.id, "a"],
+        ] as [string, string][],
+        clear: [],
+      };
+      const clearing = {
+        documentId: document.id,
+        replaceAll: false,
+        set: [[two.id, "b"]] as [string, string][],
+        clear: [one.id],
+      };
+
+      // Its locks in a statement of their own, then the write: the write's snapshot follows them.
+      sent.length = 0;
+      await metadata.writeValues(dataset.id, [clearing]);
+      expect(sent).toHaveLength(4);
+      expect([sent[0], sent[3]]).toEqual(["begin", "commit"]);
+      expect(sent[1]).toMatch(/for no key update\s*\)\s*select count\(\*\) from documents_locked/);
+      // Only setting, one statement still.
+      sent.length = 0;
+      await metadata.writeValues(dataset.id, [setting]);
+      expect(sent).toHaveLength(1);
+
+      // Either order is right; a mix of the two (the clear lost, the set kept) is not.
+      const outcomes = new Set<string>();
+      for (let trial = 0; trial < 1000; trial++) {
+        await metadata.writeValues(dataset.id, [
+          { documentId: document.id, replaceAll: true, set: [], clear: [] },
+        ]);
+        await Promise.all([
+          first.repositories.metadata.writeValues(dataset.id, [setting]),
+          second.repositories.metadata.writeValues(dataset.id, [clearing]),
+        ]);
+        const values = await metadata.valuesOf(document.id);
+        outcomes.add(JSON.stringify(Object.fromEntries(values.map((value) => [value.name, value.value]))));
+      }
+      expect(
+        [...outcomes].filter((outcome) => !['{"two":"b"}', '{"one":"a","two":"a"}'].includes(outcome)),
+      ).toEqual([]);
+    } finally {
+      await closeAll(stores);
+    }
+  }, 60_000);
+
   it("ends concurrent updates of a variable from several instances with one value, whole", async () => {
     const stores = await instances(3);
     try {

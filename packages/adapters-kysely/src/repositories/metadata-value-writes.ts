@@ -73,8 +73,9 @@ function upsert(
 const WRITE_ATTEMPTS = 3;
 
 /**
- * Writes the changes. Where a WITH may write (PostgreSQL), one statement while no other write
- * holds the locks it takes, else a transaction that waits for them first. It takes the dataset's
+ * Writes the changes. Where a WITH may write (PostgreSQL), a write that only sets values is one
+ * statement while no other write holds the locks it takes; one that removes values, or finds the
+ * locks held, takes them in a transaction first. It takes the dataset's
  * lock first, as every write to its documents and values does, but shared: value writes exclude
  * what deletes the dataset's fields or documents, not each other. Then it locks the documents, in
  * id order, so that two writes to one document's values run one after the other; then it deletes
@@ -114,7 +115,11 @@ export async function writeValues(
       deleting && upserting
         ? sql`${locks(waiting)}, removed as (${deleting}) ${upserting}`
         : sql`${locks(waiting)} ${deleting ?? upserting}`;
-    if (!db.isTransaction) {
+    // A statement's snapshot is taken before its locks. Had a write to these documents committed
+    // in between, the locks come free at once, and the upsert (whose conflicts see the latest
+    // rows) would follow that write while the delete (which sees the snapshot) missed what it
+    // added: a clear lost, a replace keeping a value. Only a write that removes nothing can run so.
+    if (!db.isTransaction && !deleting) {
       for (let attempt = 1; ; attempt += 1) {
         try {
           // Named on PostgreSQL: the write's text repeats, whatever the values.
