@@ -186,6 +186,58 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
     }
   });
 
+  it("unbinds and deletes the same tags from several instances, in any order, without a deadlock", async () => {
+    const stores = await instances(3);
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const deadlocks = async () => {
+      await client.query("select pg_stat_clear_snapshot()");
+      const { rows } = await client.query(
+        "select deadlocks::int as count from pg_stat_database where datname = current_database()",
+      );
+      return rows[0].count as number;
+    };
+    try {
+      const { workspaces, datasets, tags } = stores[0]!.repositories;
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const targets = [aDataset(workspace.id), aDataset(workspace.id)];
+      for (const target of targets) await datasets.save(target);
+      const before = await deadlocks();
+      for (let round = 0; round < 6; round += 1) {
+        const tagList = Array.from({ length: 8 }, () => aTag(workspace.id));
+        for (const tag of tagList) await tags.save(tag);
+        for (const target of targets)
+          await tags.bindToDataset({
+            workspaceId: workspace.id,
+            datasetId: target.id,
+            tags: tagList.map((tag) => ({ tagId: tag.id, bindingId: globalThis.crypto.randomUUID() })),
+            createdAt: round,
+          });
+        const settled = await Promise.allSettled([
+          ...Array.from({ length: 12 }, (_, index) => {
+            const order = index % 2 === 0 ? tagList : [...tagList].reverse();
+            return stores[index % stores.length]!.repositories.tags.unbindFromDataset(
+              workspace.id,
+              targets[index % targets.length]!.id,
+              order.map((tag) => tag.id),
+            );
+          }),
+          ...tagList.map((tag, index) =>
+            stores[(index + 1) % stores.length]!.repositories.tags.delete(workspace.id, "knowledge", tag.id),
+          ),
+        ]);
+        expect(settled.filter((result) => result.status === "rejected")).toEqual([]);
+      }
+      expect(await tags.listInWorkspace(workspace.id)).toEqual([]);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect((await deadlocks()) - before).toBe(0);
+    } finally {
+      await client.end();
+      await closeAll(stores);
+    }
+  }, 30_000);
+
   it("leaves one binding per pair when instances bind the same tags at once", async () => {
     const stores = await instances(3);
     try {

@@ -176,13 +176,25 @@ const datasetIdInWorkspace = compiledRead((db, workspaceId: string, datasetId: s
   db.selectFrom("datasets").select("id").where("id", "=", datasetId).where("workspace_id", "=", workspaceId),
 );
 
-/** Deletes the dataset's bindings of the workspace's knowledge tags among the ids; none without it. */
+/**
+ * Deletes the dataset's bindings of the workspace's knowledge tags among the ids; none without it.
+ * Where rows lock, the tags first, in id order: each removed binding's trigger takes its tag's row
+ * (its count), and a tag's delete takes that row before the bindings it cascades to. Taken after
+ * the bindings, in the order they were found, unbinds and deletes waited on each other in a circle.
+ */
 function unbindEligible(
   db: QueryCreator<DatabaseSchema>,
   among: AmongIds,
+  features: SqlFeatures,
   workspaceId: string,
   datasetId: string,
 ) {
+  const eligible = db
+    .selectFrom("tags")
+    .select("tags.id")
+    .where(among("tags.id"))
+    .where("tags.workspace_id", "=", workspaceId)
+    .where("tags.type", "=", "knowledge");
   return db
     .deleteFrom("tag_bindings")
     .where("target_id", "=", (eb) =>
@@ -193,26 +205,21 @@ function unbindEligible(
         .where("workspace_id", "=", workspaceId),
     )
     .where(among("tag_bindings.tag_id"))
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom("tags")
-          .select("tags.id")
-          .whereRef("tags.id", "=", "tag_bindings.tag_id")
-          .where("tags.workspace_id", "=", workspaceId)
-          .where("tags.type", "=", "knowledge"),
-      ),
+    .where(
+      "tag_bindings.tag_id",
+      "in",
+      features.locksRows ? eligible.orderBy("tags.id").forNoKeyUpdate() : eligible,
     );
 }
 
-const unbindInDataset = compiledForIds((db, among, _features, workspaceId, datasetId) =>
-  unbindEligible(db, among, workspaceId as string, datasetId as string),
+const unbindInDataset = compiledForIds((db, among, features, workspaceId, datasetId) =>
+  unbindEligible(db, among, features, workspaceId as string, datasetId as string),
 );
 
 const unbindAndFindDataset = compiledForIds<{ found: number | string }>(
-  (db, among, _features, workspaceId, datasetId) =>
+  (db, among, features, workspaceId, datasetId) =>
     writtenWithDatasetFound(db, workspaceId as string, datasetId as string, (w) =>
-      unbindEligible(w, among, workspaceId as string, datasetId as string),
+      unbindEligible(w, among, features, workspaceId as string, datasetId as string),
     ),
 );
 
