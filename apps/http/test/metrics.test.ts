@@ -72,6 +72,7 @@ describe("metrics", () => {
       2,
     );
     expect(sampleValue(samples, "service_api_store_outage")).toBe(0);
+    expect(sampleValue(samples, "service_api_store_conflicts_lost_total")).toBe(0);
     expect(samples.some((sample) => sample.name === "process_cpu_user_seconds_total")).toBe(true);
     expect(samples.some((sample) => sample.name === "nodejs_heap_size_used_bytes")).toBe(true);
     const pool = samples.filter((sample) => sample.name === "service_api_db_pool_connections");

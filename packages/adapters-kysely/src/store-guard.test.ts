@@ -7,7 +7,12 @@ const conflict = () => Object.assign(new Error("deadlock detected"), { code: "40
 const down = () => Object.assign(new Error("connection refused"), { code: "ECONNREFUSED" });
 
 function aGuard() {
-  const monitor = { available: vi.fn(), unavailable: vi.fn(), connectionLost: vi.fn() };
+  const monitor = {
+    available: vi.fn(),
+    unavailable: vi.fn(),
+    connectionLost: vi.fn(),
+    conflictsExhausted: vi.fn(),
+  };
   return {
     monitor,
     guard: {
@@ -36,6 +41,7 @@ describe("guarded", () => {
     expect(await guarded(guard, work, true)).toBe("done");
     expect(work).toHaveBeenCalledTimes(3);
     expect(monitor.unavailable).not.toHaveBeenCalled();
+    expect(monitor.conflictsExhausted).not.toHaveBeenCalled();
   });
 
   it(`answers 503 after ${CONFLICT_ATTEMPTS} lost conflicts, without calling it an outage`, async () => {
@@ -46,6 +52,8 @@ describe("guarded", () => {
     expect((failure as Error).cause).toMatchObject({ code: "40P01" });
     expect(work).toHaveBeenCalledTimes(CONFLICT_ATTEMPTS);
     expect(monitor.unavailable).not.toHaveBeenCalled();
+    expect(monitor.conflictsExhausted).toHaveBeenCalledTimes(1);
+    expect(monitor.conflictsExhausted).toHaveBeenCalledWith(expect.objectContaining({ code: "40P01" }));
   });
 
   it("passes a conflict on as it is inside a transaction, for the transaction to run again", async () => {

@@ -22,7 +22,7 @@ export const CONFLICT_ATTEMPTS = 3;
  * Runs one store call: a failure to reach the database is passed on as a `StoreUnavailableError`.
  * A conflict with a concurrent transaction (PostgreSQL rolled the work back whole) is tried again
  * when `retriesConflicts` (a transaction, or a call outside one), up to `CONFLICT_ATTEMPTS` in all,
- * then answered as a store that cannot serve now, without telling the monitor: it is no outage.
+ * then answered as a store that cannot serve now: no outage, but the monitor hears of it.
  * A call inside a transaction passes a conflict on as it is, for the transaction to run again.
  */
 export async function guarded<T>(
@@ -39,7 +39,10 @@ export async function guarded<T>(
     } catch (error) {
       if (!guard.isConflict?.(error)) throw unavailableOrAsIs(guard, error);
       if (!retriesConflicts) throw error;
-      if (attempt >= CONFLICT_ATTEMPTS) throw new StoreUnavailableError({ cause: error });
+      if (attempt >= CONFLICT_ATTEMPTS) {
+        guard.monitor?.conflictsExhausted?.(error as Error);
+        throw new StoreUnavailableError({ cause: error });
+      }
     }
   }
 }

@@ -62,6 +62,11 @@ export interface StoreMonitor {
   available(startedAt: number): void;
   /** The store dropped a connection that was not in use; the next call opens another. */
   connectionLost(error: Error): void;
+  /**
+   * A call lost a conflict with concurrent transactions (a deadlock, say) every time it was tried,
+   * and its caller got a `StoreUnavailableError`: not an outage, but worth a line.
+   */
+  conflictsExhausted?(error: Error): void;
   /** Upkeep the store runs on its own (not a caller's call) failed; it is tried again later. */
   backgroundTaskFailed?(task: string, error: Error): void;
 }

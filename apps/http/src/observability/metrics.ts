@@ -75,6 +75,14 @@ export class ServerMetrics {
         countedAt(this, () => sources.outage.connectionsLost);
       },
     });
+    new Counter({
+      name: "service_api_store_conflicts_lost_total",
+      help: "Store calls that lost every try to concurrent transactions (answered 503).",
+      registers,
+      collect() {
+        countedAt(this, () => sources.outage.conflictsLost);
+      },
+    });
     new Gauge({
       name: "service_api_store_outage",
       help: "1 while the store is in an outage (its calls fail to reach it), else 0.",

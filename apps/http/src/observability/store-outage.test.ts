@@ -33,6 +33,21 @@ describe("StoreOutage", () => {
     ]);
   });
 
+  it("logs a call that lost every try to concurrent transactions, and counts it", async () => {
+    const { outage, lines } = outageLogged();
+    outage.conflictsExhausted(Object.assign(new Error("deadlock detected"), { code: "40P01" }));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: "store conflict persisted",
+        error: { name: "Error", message: "deadlock detected", code: "40P01" },
+      }),
+    ]);
+    expect(outage.conflictsLost).toBe(1);
+    expect(outage.down).toBe(false);
+  });
+
   it("says nothing of upkeep during an outage, whose own line says why", async () => {
     const { outage, lines } = outageLogged();
     outage.unavailable(new Error("connect ECONNREFUSED"));

@@ -27,6 +27,8 @@ export class StoreOutage implements StoreMonitor {
   failures = 0;
   /** Idle connections the store dropped, since start. */
   connectionsLost = 0;
+  /** Calls answered 503 after losing every try to concurrent transactions, since start. */
+  conflictsLost = 0;
 
   constructor(
     private readonly logger: Logger,
@@ -57,6 +59,12 @@ export class StoreOutage implements StoreMonitor {
 
   connectionLost(): void {
     this.connectionsLost += 1;
+  }
+
+  /** A call answered 503 because it lost every try to concurrent transactions: one line each. */
+  conflictsExhausted(error: Error): void {
+    this.conflictsLost += 1;
+    this.logger.warn({ error: summary(error) }, "store conflict persisted");
   }
 
   /** Logged at warn, but in an outage, whose own line already says why. */
