@@ -103,8 +103,10 @@ const insertBindings = compiledByCount((db, count, ...values) =>
  * Binds the asked tags (`asked`: rows of a binding id and a tag id) that are the workspace's
  * knowledge tags to its dataset, in tag order (so concurrent binds take the pairs in one order);
  * nothing without the dataset. Pairs already bound keep their binding. PostgreSQL only (a WITH
- * that writes): each tag is locked as it is read (KEY SHARE, what the foreign key takes), so a tag
- * deleted meanwhile is passed over, as any id that names no tag, instead of failing the statement.
+ * that writes). With `lockingTags`, each tag is locked as it is read (KEY SHARE, what the foreign
+ * key takes), so a tag deleted meanwhile is passed over, as any id that names no tag, where the
+ * statement without it fails on the foreign key; it is the second try, as a lock costs every bind a
+ * commit's flush and the tag rows a multixact.
  */
 function bindEligible(
   db: QueryCreator<DatabaseSchema>,
@@ -112,29 +114,28 @@ function bindEligible(
   workspaceId: string,
   datasetId: string,
   createdAt: number,
+  lockingTags: boolean,
 ) {
+  const eligible = db
+    .selectFrom(asked.as("asked") as never as "tags")
+    .innerJoin("tags as tag", "tag.id", sql.ref("asked.column2") as never)
+    .innerJoin("datasets as ds", (join) =>
+      join.on("ds.id", "=", datasetId).on("ds.workspace_id", "=", workspaceId),
+    )
+    .select([
+      sql.ref("asked.column1").as("id") as never,
+      "tag.workspace_id",
+      "tag.id as tag_id",
+      "ds.id as target_id",
+      sql`cast(${createdAt} as bigint)`.as("created_at"),
+    ])
+    .where("tag.workspace_id", "=", workspaceId)
+    .where("tag.type", "=", "knowledge")
+    .orderBy("tag.id");
   return db
     .insertInto("tag_bindings")
     .columns(["id", "workspace_id", "tag_id", "target_id", "created_at"])
-    .expression((eb) =>
-      eb
-        .selectFrom(asked.as("asked") as never as "tags")
-        .innerJoin("tags as tag", "tag.id", sql.ref("asked.column2") as never)
-        .innerJoin("datasets as ds", (join) =>
-          join.on("ds.id", "=", datasetId).on("ds.workspace_id", "=", workspaceId),
-        )
-        .select([
-          sql.ref("asked.column1").as("id") as never,
-          "tag.workspace_id",
-          "tag.id as tag_id",
-          "ds.id as target_id",
-          sql`cast(${createdAt} as bigint)`.as("created_at"),
-        ])
-        .where("tag.workspace_id", "=", workspaceId)
-        .where("tag.type", "=", "knowledge")
-        .orderBy("tag.id")
-        .forKeyShare("tag" as never),
-    )
+    .expression(lockingTags ? eligible.forKeyShare("tag" as never) : eligible)
     .onConflict((conflict) => conflict.columns(["tag_id", "target_id"]).doNothing());
 }
 
@@ -165,12 +166,17 @@ const askedAsValues = (count: number, values: readonly unknown[]) =>
   )})`;
 
 /** The binding for up to `LARGEST_COMPILED_COUNT` tags, compiled (named) per count. */
-const bindAndFindDataset = compiledByCount<{ found: number | string }>((db, count, ...args) => {
-  const [workspaceId, datasetId, createdAt] = args.slice(2 * count) as [string, string, number];
-  return writtenWithDatasetFound(db, workspaceId, datasetId, (w) =>
-    bindEligible(w, askedAsValues(count, args), workspaceId, datasetId, createdAt),
-  );
-});
+const bindingAndFindingDataset = (lockingTags: boolean) =>
+  compiledByCount<{ found: number | string }>((db, count, ...args) => {
+    const [workspaceId, datasetId, createdAt] = args.slice(2 * count) as [string, string, number];
+    return writtenWithDatasetFound(db, workspaceId, datasetId, (w) =>
+      bindEligible(w, askedAsValues(count, args), workspaceId, datasetId, createdAt, lockingTags),
+    );
+  });
+const bindAndFindDataset = {
+  unlocked: bindingAndFindingDataset(false),
+  locked: bindingAndFindingDataset(true),
+};
 
 const datasetIdInWorkspace = compiledRead((db, workspaceId: string, datasetId: string) =>
   db.selectFrom("datasets").select("id").where("id", "=", datasetId).where("workspace_id", "=", workspaceId),
@@ -388,25 +394,29 @@ export class KyselyTagRepository implements TagRepository {
 
   async bindToDataset(binding: DatasetBinding): Promise<boolean> {
     try {
-      return await this.#bindToDataset(binding);
+      return await this.#bindToDataset(binding, false);
     } catch (error) {
-      // A tag deleted between the reads and the insert (SQLite: separate statements). Once more,
-      // the tag is not seen, as any other id that names no tag.
+      // A tag deleted after the statement read it (PostgreSQL), or between the reads and the
+      // insert (SQLite: separate statements). Once more, locking the tags as they are read where
+      // rows lock, so that none can go: a tag gone is passed over, as any id that names no tag.
       if (!this.features.isForeignKeyViolation(error)) throw error;
-      return this.#bindToDataset(binding);
+      return this.#bindToDataset(binding, true);
     }
   }
 
-  async #bindToDataset({ workspaceId, datasetId, tags, createdAt }: DatasetBinding): Promise<boolean> {
+  async #bindToDataset(
+    { workspaceId, datasetId, tags, createdAt }: DatasetBinding,
+    lockingTags: boolean,
+  ): Promise<boolean> {
     if (this.features.modifyingCtes && tags.length > 0) {
       const [row] = await (tags.length > LARGEST_COMPILED_COUNT
         ? runBuilt(
             this.db,
             writtenWithDatasetFound(this.db, workspaceId, datasetId, (w) =>
-              bindEligible(w, this.askedAsOneParameter(tags), workspaceId, datasetId, createdAt),
+              bindEligible(w, this.askedAsOneParameter(tags), workspaceId, datasetId, createdAt, lockingTags),
             ).compile(),
           )
-        : bindAndFindDataset(
+        : bindAndFindDataset[lockingTags ? "locked" : "unlocked"](
             this.db,
             tags.length,
             ...tags.flatMap(({ bindingId, tagId }) => [bindingId, tagId]),
