@@ -1,4 +1,4 @@
-import type { Store, Tag } from "@service-api/ports";
+import type { Store } from "@service-api/ports";
 import {
   aConversation,
   aDataset,
@@ -33,6 +33,8 @@ async function waitingForLocksSeenBy(client: pg.Client): Promise<number> {
 }
 
 const available = await requirePostgresForTests();
+
+type Tagged = ReturnType<typeof aTag>;
 
 /** Several stores (pools) on one database: what several server instances are. */
 describe.skipIf(!available)("PostgreSQL under several instances", () => {
@@ -423,7 +425,7 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
       await datasets.save(dataset);
       const asked = [aTag(workspace.id), aTag(workspace.id), aTag(workspace.id)];
       for (const tag of asked) await tags.save(tag);
-      const [gone, ...kept] = asked as [Tag, Tag, Tag];
+      const [gone, ...kept] = asked as [Tagged, Tagged, Tagged];
       // Another instance deletes a tag, not yet committed: the binding waits for it.
       await other.query("begin");
       await other.query("delete from tags where id = $1", [gone.id]);
