@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sleep } from "./support/load.js";
 import { RawConnection } from "./support/raw-http.js";
@@ -94,6 +95,22 @@ describe("requests Node's own parser refuses", () => {
       message: "The method is not allowed for the requested URL.",
     });
     expect(await connection.closed).toEqual({ reset: false });
+  });
+
+  it("survives CONNECT clients that reset the connection, at any moment", async () => {
+    const { hostname, port } = new URL(server.url);
+    for (const pauseMs of [0, 0, 1, 2, 5, 10, 20, 50]) {
+      const socket = connect(Number(port), hostname);
+      socket.on("error", () => {});
+      await new Promise((resolve) => socket.once("connect", resolve));
+      socket.write("CONNECT /v1/site HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+      await sleep(pauseMs);
+      socket.resetAndDestroy();
+    }
+    await sleep(100);
+    const connection = new RawConnection(server.url);
+    expect((await connection.request("GET", "/healthz")).status).toBe(200);
+    connection.close();
   });
 
   it("answers a request without Host 400 in the error shape, and the next one as usual", async () => {

@@ -65,14 +65,23 @@ export function answerExpectationFailed(_req: IncomingMessage, res: ServerRespon
   res.end(body);
 }
 
+/** How long a refused CONNECT's socket may stay open for the answer to leave, in ms. */
+const CONNECT_LINGER_MS = 5_000;
+
 /**
  * The server's `connect` listener: a CONNECT request, which Node hands over as a bare socket (and,
- * unheard, closes without a word). The API proxies nothing: 405, and the connection closes.
+ * unheard, closes without a word). The API proxies nothing: 405, and the connection closes. The
+ * socket is ours now, without the server's error listener or time-out: a client that resets it
+ * must not end the process, nor one that never closes its side keep it open.
  */
 export function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
+  socket.on("error", () => socket.destroy());
+  const linger = setTimeout(() => socket.destroy(), CONNECT_LINGER_MS).unref();
+  socket.once("close", () => clearTimeout(linger));
   endWith(socket, {
     status: 405,
     code: "method_not_allowed",
     message: "The method is not allowed for the requested URL.",
   });
+  socket.once("finish", () => socket.destroy());
 }
