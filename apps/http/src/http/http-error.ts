@@ -71,12 +71,12 @@ const BODY_PARSER_ERRORS: Record<string, ErrorBody> = {
 };
 
 /**
- * A compressed body that does not decompress (corrupt or cut short): body-parser passes on the
- * decompressor's own error, marked as a client's 400 (http-errors' `expose`), with no `type`.
+ * A compressed body that does not decompress (corrupt or cut short): body-parser passes on zlib's
+ * own error (a numeric `errno`), marked as a client's 400 (http-errors' `expose`), with no `type`.
  */
 function isUndecodableBody(error: unknown): boolean {
-  const { status, expose } = (error ?? {}) as { status?: unknown; expose?: unknown };
-  return status === 400 && expose === true;
+  const { status, expose, errno } = (error ?? {}) as { status?: unknown; expose?: unknown; errno?: unknown };
+  return status === 400 && expose === true && typeof errno === "number";
 }
 
 /** The `{status, code, message}` body for any error; `undefined` for one that must stay internal. */

@@ -11,7 +11,7 @@ const hasBody = (headers: Record<string, string | string[] | undefined>) =>
   headers["transfer-encoding"] !== undefined ||
   (headers["content-length"] !== undefined && headers["content-length"] !== "0");
 
-const requireJsonType: RequestHandler = (req, res, next) => {
+const requireJsonType: RequestHandler = (req, _res, next) => {
   if (!JSON_TYPE.test(req.get("content-type") ?? "")) {
     throw new HttpError(
       415,
@@ -20,12 +20,11 @@ const requireJsonType: RequestHandler = (req, res, next) => {
     );
   }
   if (!hasBody(req.headers)) throw new HttpError(400, "bad_request", INVALID_JSON);
-  // Declared too large: answered now, not after reading (and dropping) the whole body, which a
-  // client waiting for `100 Continue` never sends. The connection closes on the unread body.
-  if (Number(req.headers["content-length"]) > BODY_LIMIT_BYTES) {
-    res.setHeader("Connection", "close");
+  // Declared too large: answered now, not after the whole body has arrived (a client that never
+  // sends it waited for the request's time-out). Node then reads what comes and drops it, keeping
+  // the connection: closing it under a client still sending would reset it, and the answer with it.
+  if (Number(req.headers["content-length"]) > BODY_LIMIT_BYTES)
     throw new HttpError(413, "request_entity_too_large", TOO_LARGE);
-  }
   next();
 };
 
