@@ -91,7 +91,7 @@ describe.skipIf(!available)("folding fields' counter rows", () => {
         url,
         store,
         client,
-        fold: () => foldFieldCounts(folding, 500),
+        fold: async () => (await foldFieldCounts(folding, 500)).folded,
         fields,
         documentIds,
         write,
@@ -245,6 +245,91 @@ describe.skipIf(!available)("folding fields' counter rows", () => {
     30_000,
   );
 
+  it("goes on from the field where the last fold stopped, past fields it could not take", () =>
+    withFields(async ({ url, client, fields, documentIds, write, counted, counterRows }) => {
+      const third = aMetadataField(fields[0].datasetId, { name: "third" });
+      const pg3 = await openPostgresStore({ databaseUrl: url, fieldCountFolding: false });
+      try {
+        await pg3.repositories.metadata.createField(third);
+      } finally {
+        await pg3.close();
+      }
+      for (const documentId of documentIds.slice(0, 20))
+        await write(documentId, [
+          [fields[0].id, "a"],
+          [fields[1].id, "b"],
+          [third.id, "c"],
+        ]);
+      const [first, second, last] = [fields[0].id, fields[1].id, third.id].sort() as [string, string, string];
+      const folding = new Kysely<unknown>({
+        dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url, max: 1 }) }),
+      });
+      try {
+        // The first field held by another transaction: a fold of one field looks at it, takes
+        // nothing, and says where it stopped; the next two go on to the others.
+        await client.query("begin");
+        await client.query("select 1 from metadata_fields where id = $1 for no key update", [first]);
+        expect(await foldFieldCounts(folding, 1)).toEqual({ folded: 0, last: first });
+        expect(await foldFieldCounts(folding, 1, first)).toEqual({ folded: 1, last: second });
+        expect(await foldFieldCounts(folding, 1, second)).toEqual({ folded: 1, last });
+        // Past the last field with rows: fewer than asked, so the next starts from the first again.
+        expect(await foldFieldCounts(folding, 1, last)).toEqual({ folded: 0, last: undefined });
+        await client.query("commit");
+        expect(await counterRows(second)).toBe(0);
+        expect(await counterRows(last)).toBe(0);
+        expect(await counterRows(first)).toBeGreaterThan(0);
+        expect(await foldFieldCounts(folding, 1)).toEqual({ folded: 1, last: first });
+        expect(await counted()).toEqual([20, 20, 20]);
+      } finally {
+        await client.query("rollback").catch(() => {});
+        await folding.destroy();
+      }
+    }));
+
+  it("refuses bad folding options before it connects, leaving nothing open", async () => {
+    const url = await createTestSchema(database.url);
+    const backends = async () => {
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      try {
+        const { rows } = await client.query(
+          "select count(*)::int as n from pg_stat_activity where datname = current_database() and application_name like 'service-api%'",
+        );
+        return rows[0].n as number;
+      } finally {
+        await client.end();
+      }
+    };
+    const before = await backends();
+    for (const intervalMs of [-1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31])
+      await expect(
+        openPostgresStore({ databaseUrl: url, fieldCountFolding: { intervalMs } }),
+      ).rejects.toThrow(RangeError);
+    expect(await backends()).toBe(before);
+  });
+
+  it("keeps folding when its monitor throws", async () => {
+    const url = await createTestSchema(database.url);
+    const taskFailed = vi.fn(() => {
+      throw new Error("a monitor that throws");
+    });
+    const store = await openPostgresStore({
+      databaseUrl: url,
+      monitor: { unavailable() {}, available() {}, connectionLost() {}, backgroundTaskFailed: taskFailed },
+      fieldCountFolding: { intervalMs: 20 },
+    });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      await client.query("alter table metadata_field_counts rename to metadata_field_counts_away");
+      await expect.poll(() => taskFailed.mock.calls.length, { timeout: 5_000 }).toBeGreaterThan(2);
+      await client.query("alter table metadata_field_counts_away rename to metadata_field_counts");
+    } finally {
+      await store.close();
+      await client.end();
+    }
+  });
+
   it("folds on its own every interval, tells the monitor when a fold fails, and stops when closed", async () => {
     const url = await createTestSchema(database.url);
     const taskFailed = vi.fn<(task: string, error: Error) => void>();
@@ -303,7 +388,14 @@ describe.skipIf(!available)("folding fields' counter rows", () => {
 describe("FieldCountFolder", () => {
   it("refuses an interval or batch that is not a positive number, which a timer would run every millisecond", () => {
     const db = {} as Kysely<unknown>;
-    for (const intervalMs of [Number.NaN, undefined as unknown as number, 0, -5])
+    for (const intervalMs of [
+      Number.NaN,
+      undefined as unknown as number,
+      0,
+      -5,
+      Number.POSITIVE_INFINITY,
+      2 ** 31,
+    ])
       expect(() => new FieldCountFolder(db, { intervalMs, fields: 500 })).toThrow(RangeError);
     for (const fields of [0, 1.5, Number.NaN])
       expect(() => new FieldCountFolder(db, { intervalMs: 10_000, fields })).toThrow(RangeError);

@@ -11,9 +11,27 @@ export interface FieldCountFoldingOptions {
 
 export const DEFAULT_FIELD_COUNT_FOLDING: FieldCountFoldingOptions = { intervalMs: 10_000, fields: 500 };
 
+/** A day: the longest interval, well within a timer's range (past 2³¹ − 1 ms Node fires at once). */
+export const MAX_FIELD_COUNT_FOLD_INTERVAL_MS = 86_400_000;
+
+/**
+ * The options, checked: an interval from 1 ms to a day, a whole number of fields from 1. Not a
+ * number, or past a timer's range, an interval would make Node's timer fire every millisecond.
+ */
+export function checkedFolding(options: FieldCountFoldingOptions): FieldCountFoldingOptions {
+  const { intervalMs, fields } = options;
+  if (!(Number.isFinite(intervalMs) && intervalMs > 0 && intervalMs <= MAX_FIELD_COUNT_FOLD_INTERVAL_MS))
+    throw new RangeError(`Fold interval must be above 0 and at most a day, in ms: ${intervalMs}`);
+  if (!(Number.isSafeInteger(fields) && fields > 0))
+    throw new RangeError(`Fields per fold must be a whole number above 0: ${fields}`);
+  return options;
+}
+
 /**
  * Moves fields' counter rows (migration 0009) into the fields' own `document_count`, in one
- * statement, and returns how many fields it folded. The rows spare concurrent value writes a queue
+ * statement: of up to `fields` fields that have rows, the first by id after `after`. Returns how
+ * many it folded and the last id it looked at, or undefined when it looked at fewer than `fields`
+ * (the next fold starts again from the first). The rows spare concurrent value writes a queue
  * on one row, but a read of a field's count sums them all (16 a field once written enough); folded,
  * it reads none until the next write. The trigger already counts a removal in the field's row when
  * its slot has no row, and recreates a slot's row on the next value, so nothing else changes.
@@ -23,11 +41,18 @@ export const DEFAULT_FIELD_COUNT_FOLDING: FieldCountFoldingOptions = { intervalM
  * it at most this one statement. The fields are locked first, as FOR NO KEY UPDATE, which value
  * inserts (their foreign key's KEY SHARE) do not wait for.
  */
-export async function foldFieldCounts<Schema>(db: Kysely<Schema>, fields: number): Promise<number> {
-  const { rows } = await sql<{ id: string }>`
-    with locked_fields as materialized (
+export async function foldFieldCounts<Schema>(
+  db: Kysely<Schema>,
+  fields: number,
+  after = "",
+): Promise<{ folded: number; last: string | undefined }> {
+  const { rows } = await sql<{ folded: number | string; looked: number | string; last: string | null }>`
+    with candidates as materialized (
+      select distinct field_id from metadata_field_counts
+       where field_id > ${after} order by field_id limit ${fields}),
+    locked_fields as materialized (
       select id from metadata_fields
-       where id in (select distinct field_id from metadata_field_counts limit ${fields})
+       where id in (select field_id from candidates)
          for no key update skip locked),
     taken as materialized (
       select field_id, slot from metadata_field_counts
@@ -37,32 +62,36 @@ export async function foldFieldCounts<Schema>(db: Kysely<Schema>, fields: number
       delete from metadata_field_counts as counts using taken
        where counts.field_id = taken.field_id and counts.slot = taken.slot
        returning counts.field_id, counts.count),
-    summed as (select field_id, sum(count) as total from folded group by field_id)
-    update metadata_fields set document_count = document_count + summed.total
-      from summed where metadata_fields.id = summed.field_id
-    returning metadata_fields.id`.execute(db);
-  return rows.length;
+    summed as (select field_id, sum(count) as total from folded group by field_id),
+    updated as (
+      update metadata_fields set document_count = document_count + summed.total
+        from summed where metadata_fields.id = summed.field_id
+      returning metadata_fields.id)
+    select (select count(*) from updated) as folded, (select count(*) from candidates) as looked,
+      (select max(field_id) from candidates) as last`.execute(db);
+  const [row] = rows;
+  const full = Number(row?.looked ?? 0) >= fields;
+  return { folded: Number(row?.folded ?? 0), last: full ? (row?.last ?? undefined) : undefined };
 }
 
 /**
- * Folds every `intervalMs` (with jitter) until stopped; never two folds at once. A failed fold is
- * told to the monitor and tried again at the next turn: counts stay right meanwhile, reads slower.
+ * Folds every `intervalMs` (with jitter) until stopped; never two folds at once. Each fold goes on
+ * from the field where the last stopped, so fields with rows beyond one batch are reached too. A
+ * failed fold is told to the monitor and tried again at the next turn: counts stay right meanwhile,
+ * reads slower.
  */
 export class FieldCountFolder<Schema> {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   #stopped = false;
+  #after = "";
 
   constructor(
     private readonly db: Kysely<Schema>,
     private readonly options: FieldCountFoldingOptions,
     private readonly monitor?: StoreMonitor,
   ) {
-    // Not a number, a timer would run every millisecond (Node's fallback); refused instead.
-    if (!(options.intervalMs > 0))
-      throw new RangeError(`Fold interval must be above 0 ms: ${options.intervalMs}`);
-    if (!(Number.isSafeInteger(options.fields) && options.fields > 0))
-      throw new RangeError(`Fields per fold must be a whole number above 0: ${options.fields}`);
+    checkedFolding(options);
   }
 
   start(): void {
@@ -90,9 +119,13 @@ export class FieldCountFolder<Schema> {
 
   async #fold(): Promise<void> {
     try {
-      await foldFieldCounts(this.db, this.options.fields);
+      this.#after = (await foldFieldCounts(this.db, this.options.fields, this.#after)).last ?? "";
     } catch (error) {
-      this.monitor?.backgroundTaskFailed?.("fold field counts", error as Error);
+      try {
+        this.monitor?.backgroundTaskFailed?.("fold field counts", error as Error);
+      } catch {
+        // A monitor must not throw; if it does, the next turn still comes.
+      }
     }
   }
 }

@@ -1,3 +1,7 @@
-export { DEFAULT_FIELD_COUNT_FOLDING, type FieldCountFoldingOptions } from "./field-count-folding.js";
+export {
+  DEFAULT_FIELD_COUNT_FOLDING,
+  type FieldCountFoldingOptions,
+  MAX_FIELD_COUNT_FOLD_INTERVAL_MS,
+} from "./field-count-folding.js";
 export * from "./open-postgres-store.js";
 export * from "./postgres-unavailability.js";

@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { AccessListener, type AccessListenerOptions, DEFAULT_ACCESS_LISTENER } from "./access-listener.js";
 import {
+  checkedFolding,
   DEFAULT_FIELD_COUNT_FOLDING,
   FieldCountFolder,
   type FieldCountFoldingOptions,
@@ -71,6 +72,9 @@ export async function openPostgresStore({
   accessListener: listening = {},
   fieldCountFolding: folding = {},
 }: PostgresStoreOptions): Promise<Store> {
+  // Checked before anything connects: refused, nothing is left open.
+  const foldingOptions =
+    folding === false ? undefined : checkedFolding({ ...DEFAULT_FIELD_COUNT_FOLDING, ...folding });
   const { max, connectionTimeoutMs, statementTimeoutMs, idleTimeoutMs, namedStatements } = {
     ...DEFAULT_POOL,
     ...bounds,
@@ -107,10 +111,7 @@ export async function openPostgresStore({
       ? undefined
       : new AccessListener(databaseUrl, { ...DEFAULT_ACCESS_LISTENER, ...listening });
   await listener?.start();
-  const folder =
-    folding === false
-      ? undefined
-      : new FieldCountFolder(db, { ...DEFAULT_FIELD_COUNT_FOLDING, ...folding }, monitor);
+  const folder = foldingOptions && new FieldCountFolder(db, foldingOptions, monitor);
   folder?.start();
   runCompiledDirectly(db, postgresDirectExecutor(pool, statements, onQuery));
   return kyselyStore(db, {

@@ -89,6 +89,10 @@ describe("storeOptionsFromEnvironment", () => {
     expect(storeOptionsFromEnvironment({ DATABASE_FIELD_COUNT_FOLD_MS: "0" }).postgres).toEqual({
       fieldCountFoldMs: 0,
     });
+    // Past a day, a timer's range is near (past it, Node fires every millisecond): refused.
+    expect(() => storeOptionsFromEnvironment({ DATABASE_FIELD_COUNT_FOLD_MS: "2147483648" })).toThrow(
+      "DATABASE_FIELD_COUNT_FOLD_MS: expected a whole number ≥ 0 and ≤ 86400000",
+    );
     expect(
       storeOptionsFromEnvironment({
         SQLITE_MMAP_SIZE: "1073741824",

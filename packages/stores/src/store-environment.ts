@@ -1,4 +1,8 @@
-import { DEFAULT_POOL, type PostgresPoolOptions } from "@service-api/adapters-postgres";
+import {
+  DEFAULT_POOL,
+  MAX_FIELD_COUNT_FOLD_INTERVAL_MS,
+  type PostgresPoolOptions,
+} from "@service-api/adapters-postgres";
 import {
   DEFAULT_DATABASE_URL,
   SQLITE_SYNCHRONOUS,
@@ -36,12 +40,15 @@ export function storeOptionsFromEnvironment(environment: Record<string, string |
   sqlite: Required<SqliteTuning>;
 } {
   const problems: string[] = [];
-  const wholeNumber = (variable: string, minimum: number, fallback: number) => {
+  const wholeNumber = (variable: string, minimum: number, fallback: number, maximum?: number) => {
     const raw = environment[variable];
     if (raw === undefined || raw === "") return fallback;
     const value = Number(raw);
-    if (Number.isSafeInteger(value) && value >= minimum) return value;
-    problems.push(`${variable}: expected a whole number ≥ ${minimum}`);
+    if (Number.isSafeInteger(value) && value >= minimum && (maximum === undefined || value <= maximum))
+      return value;
+    problems.push(
+      `${variable}: expected a whole number ≥ ${minimum}${maximum === undefined ? "" : ` and ≤ ${maximum}`}`,
+    );
     return fallback;
   };
   const pool = { ...DEFAULT_POOL };
@@ -52,6 +59,7 @@ export function storeOptionsFromEnvironment(environment: Record<string, string |
       "DATABASE_FIELD_COUNT_FOLD_MS",
       0,
       DEFAULT_POSTGRES_TUNING.fieldCountFoldMs,
+      MAX_FIELD_COUNT_FOLD_INTERVAL_MS,
     ),
   };
   const synchronous = (environment.SQLITE_SYNCHRONOUS || "normal").toLowerCase();
