@@ -5,6 +5,17 @@ import { NamedStatements } from "./named-statements.js";
 import { openPostgresStore } from "./open-postgres-store.js";
 import { createTestDatabase, createTestSchema, requirePostgresForTests } from "./testing/test-databases.js";
 
+/**
+ * A pool for these tests that, as the store's does, hears a connection's error while idle or ending:
+ * `pool.end()` resolves before its connections have closed, and the database's drop that follows
+ * ends them; unheard, that error ends the test run.
+ */
+function quietPool(connectionString: string, max: number): pg.Pool {
+  const pool = new pg.Pool({ connectionString, max });
+  pool.on("error", () => {});
+  return pool;
+}
+
 const available = await requirePostgresForTests();
 
 describe("NamedStatements", () => {
@@ -30,7 +41,7 @@ describe("NamedStatements", () => {
 describe.skipIf(!available)("named statements on PostgreSQL", () => {
   it("keep their connection in the pool when the server refuses one", async () => {
     const database = await createTestDatabase();
-    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    const pool = quietPool(database.url, 1);
     try {
       const statements = new NamedStatements(4);
       const backend = "select pg_backend_pid() as pid";
@@ -50,9 +61,8 @@ describe.skipIf(!available)("named statements on PostgreSQL", () => {
 
   it("close a connection whose session the server ended, and go on on a new one", async () => {
     const database = await createTestDatabase();
-    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
     // As the store's pool: a connection ended while idle is the pool's to drop, not the process's end.
-    pool.on("error", () => {});
+    const pool = quietPool(database.url, 1);
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
     try {
@@ -81,7 +91,7 @@ describe.skipIf(!available)("named statements on PostgreSQL", () => {
 
   it("parse a name's columns as the connection that runs it prepared them", async () => {
     const database = await createTestDatabase();
-    const pool = new pg.Pool({ connectionString: database.url, max: 2 });
+    const pool = quietPool(database.url, 2);
     const admin = new pg.Client({ connectionString: database.url });
     await admin.connect();
     try {
@@ -108,7 +118,7 @@ describe.skipIf(!available)("named statements on PostgreSQL", () => {
 
   it("build each name's column parsers once, and still parse every call's row as its own", async () => {
     const database = await createTestDatabase();
-    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    const pool = quietPool(database.url, 1);
     const describing = vi.spyOn(
       pg.Query.prototype as unknown as { handleRowDescription(message: unknown): void },
       "handleRowDescription",
@@ -147,7 +157,7 @@ describe.skipIf(!available)("named statements on PostgreSQL", () => {
         .prototype,
       "describe",
     );
-    const pool = new pg.Pool({ connectionString: database.url, max: 1 });
+    const pool = quietPool(database.url, 1);
     try {
       await statementsTable(pool);
       const statements = new NamedStatements(4);
