@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { UNSTORABLE_NAME, UNSTORABLE_TEXT } from "@service-api/domain";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestServer, type TestServer } from "./support/test-server.js";
@@ -89,6 +90,24 @@ describe("GET /v1/openapi.json", () => {
       const validate = ajv.compile({ ...json!.schema, components: document.components });
       expect(validate(json!.example) ? [] : validate.errors, operation.operationId).toEqual([]);
     }
+  });
+
+  it("documents the 400s for names and values no store can hold, where names and values are stored", () => {
+    const messages = (path: string, method: "post" | "patch") =>
+      String(
+        (document.paths[path]?.[method]?.responses?.["400"] as { description?: string } | undefined)
+          ?.description,
+      );
+    for (const [path, method] of [
+      ["/datasets/tags", "post"],
+      ["/datasets/tags", "patch"],
+      ["/datasets/{dataset_id}/metadata", "post"],
+      ["/datasets/{dataset_id}/metadata/{metadata_id}", "patch"],
+    ] as const)
+      expect(messages(path, method), `${method} ${path}`).toContain(UNSTORABLE_NAME);
+    expect(messages("/datasets/{dataset_id}/documents/metadata", "post")).toContain(
+      `operation_data.0.metadata_list.0.value: ${UNSTORABLE_TEXT}`,
+    );
   });
 
   it("describes request bodies from the routes' own schemas", () => {

@@ -1,5 +1,5 @@
 import type { DataSourceType, Document } from "./document.js";
-import { BLANK_NAME, codePointLength, isBlank, UNSTORABLE_NAME } from "./names.js";
+import { BLANK_NAME, codePointLength, isBlank, UNSTORABLE_NAME, UNSTORABLE_TEXT } from "./names.js";
 import { isStorableText } from "./text.js";
 
 export type MetadataFieldType = "string" | "number" | "time";
@@ -112,9 +112,7 @@ export function typedMetadataValue(type: MetadataFieldType, value: unknown): Typ
   switch (type) {
     case "string":
       if (typeof value !== "string") return { ok: false, reason: "must be a string." };
-      return isStorableText(value)
-        ? { ok: true, text: value }
-        : { ok: false, reason: "must not contain NUL characters or unpaired surrogates." };
+      return isStorableText(value) ? { ok: true, text: value } : { ok: false, reason: UNSTORABLE_TEXT };
     case "number": {
       const number =
         typeof value === "number"

@@ -6,5 +6,8 @@ export const isBlank = (text: string): boolean => text.trim() === "";
 
 export const BLANK_NAME = "name: Name must not be blank.";
 
-/** For a name no store can hold as sent (`isStorableText`). */
-export const UNSTORABLE_NAME = "name: Name must not contain NUL characters or unpaired surrogates.";
+/** Why text no store can hold as sent (`isStorableText`) is refused. */
+export const UNSTORABLE_TEXT = "must not contain NUL characters or unpaired surrogates.";
+
+/** For a name no store can hold as sent. */
+export const UNSTORABLE_NAME = `name: Name ${UNSTORABLE_TEXT}`;

@@ -1,3 +1,4 @@
+import { UNSTORABLE_NAME, UNSTORABLE_TEXT } from "@service-api/domain";
 import { z } from "zod";
 import { id, success } from "../../api/common-schemas.js";
 import { ALWAYS, BODY, DATASET, invalid, notFound } from "../../api/errors.js";
@@ -22,6 +23,7 @@ const FIELD_EXAMPLE = { id: "3f7b2c1e-8d4a-4e6f-9b1c-2a5d7e9f0b13", type: "strin
 const NAME_ERRORS = [
   invalid("name: Name must not be blank."),
   invalid("name: Metadata name cannot exceed 255 characters."),
+  invalid(UNSTORABLE_NAME),
   invalid("Metadata name already exists in Built-in fields."),
   invalid("Metadata name already exists."),
 ];
@@ -185,6 +187,7 @@ export const metadataOperations = (useCases: MetadataUseCases) => [
       notFound("Document not found."),
       notFound("Metadata not found."),
       invalid("operation_data.0.metadata_list.0.value: must be a finite number or numeric string."),
+      invalid(`operation_data.0.metadata_list.0.value: ${UNSTORABLE_TEXT}`),
     ],
     async handle({ workspaceId, params, body }) {
       await useCases.setDocumentMetadata.execute({

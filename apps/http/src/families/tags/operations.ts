@@ -1,4 +1,4 @@
-import type { CountedTag } from "@service-api/domain";
+import { type CountedTag, UNSTORABLE_NAME } from "@service-api/domain";
 import { z } from "zod";
 import { id } from "../../api/common-schemas.js";
 import { ALWAYS, BODY, DATASET, invalid, notFound } from "../../api/errors.js";
@@ -27,6 +27,7 @@ const EXAMPLE = {
 const NAME_ERRORS = [
   invalid("name: Name must not be blank."),
   invalid("name: Name must be between 1 to 50 characters."),
+  invalid(UNSTORABLE_NAME),
   invalid("Tag name already exists"),
 ];
 
