@@ -67,6 +67,12 @@ export interface SqlFeatures {
    * one row.
    */
   fieldCountSlot?(documentId: Expression<unknown>): RawBuilder<number>;
+  /**
+   * Where rows lock: a condition that passes the dataset's turnstile, a lock queue that is fair,
+   * unlike a row's (`DatasetPassage`). Put it in the `WHERE` of the select that locks the dataset's
+   * row, so that it is passed before that row is locked. Absent where writes are serial anyway.
+   */
+  datasetTurnstile?(datasetId: string, passage: DatasetPassage): RawBuilder<boolean>;
   /** Whether an error is a lock a statement would not wait for (`NOWAIT`) being held. */
   isLockUnavailable(error: unknown): boolean;
   /** Whether an error is a foreign key's refusal. */
@@ -74,3 +80,12 @@ export interface SqlFeatures {
   /** Whether an error is a unique constraint's refusal. */
   isUniqueViolation(error: unknown): boolean;
 }
+
+/**
+ * How a statement passes a dataset's turnstile: alone (`exclusive`: what deletes the dataset's
+ * fields or documents, or changes its documents' states), or beside others (`shared`: value writes),
+ * waiting, or not (`try-shared`: false at once while one holds it alone or waits to). A row's shared
+ * lock is granted past a waiting exclusive one, so a steady stream of value writes kept a field's
+ * delete waiting for seconds; the turnstile queues them behind it.
+ */
+export type DatasetPassage = "exclusive" | "shared" | "try-shared";

@@ -349,6 +349,100 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
       expect(await metadata.valuesOf(first.id)).toMatchObject([{ value: "a" }]);
     }));
 
+  it("queues a value write behind a field delete that waits for the dataset, not past it", () =>
+    withStoreAndOther(async ({ store, dataset, waitingForLocks }) => {
+      const { documents, metadata } = store.repositories;
+      const [first, second] = [aDocument(dataset.id), aDocument(dataset.id)];
+      for (const document of [first, second]) await documents.save(document);
+      const [gone, kept] = [
+        aMetadataField(dataset.id, { name: "gone" }),
+        aMetadataField(dataset.id, { name: "kept" }),
+      ];
+      for (const field of [gone, kept]) await metadata.createField(field);
+      const finished: string[] = [];
+
+      // A value write to the first document, its transaction held open: it holds the dataset shared.
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let holding = () => {};
+      const writing = new Promise<void>((resolve) => {
+        holding = resolve;
+      });
+      const holder = store.transaction(async ({ metadata: inTransaction }) => {
+        await inTransaction.writeValues(dataset.id, [
+          { documentId: first.id, replaceAll: false, set: [[kept.id, "1"]], clear: [] },
+        ]);
+        holding();
+        await held;
+      });
+      await writing;
+      let deleting: Promise<boolean> | undefined;
+      let later: Promise<unknown> | undefined;
+      try {
+        deleting = metadata.deleteField(dataset.id, gone.id).then((deleted) => {
+          finished.push("delete");
+          return deleted;
+        });
+        await expect.poll(waitingForLocks).toBe(1);
+        // A row's shared lock is granted past a waiting exclusive one: this write would finish
+        // now, and a stream of such writes keeps the delete waiting. It waits behind it instead.
+        later = metadata
+          .writeValues(dataset.id, [
+            {
+              documentId: second.id,
+              replaceAll: false,
+              set: [
+                [gone.id, "x"],
+                [kept.id, "2"],
+              ],
+              clear: [],
+            },
+          ])
+          .then(() => finished.push("write"));
+        await expect.poll(waitingForLocks).toBe(2);
+        expect(finished).toEqual([]);
+      } finally {
+        release();
+        await Promise.all([holder, deleting, later]);
+      }
+      expect(await deleting).toBe(true);
+      expect(finished).toEqual(["delete", "write"]);
+      // The write, after the delete, passes over the deleted field's value.
+      expect(await metadata.valuesOf(second.id)).toEqual([
+        { id: kept.id, name: "kept", type: "string", value: "2" },
+      ]);
+    }));
+
+  it("creates a field while another write holds the dataset alone: its lock leaves the key to others", () =>
+    withStoreAndOther(async ({ store, dataset }) => {
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let holding = () => {};
+      const locked = new Promise<void>((resolve) => {
+        holding = resolve;
+      });
+      const holder = store.transaction(async ({ datasets }) => {
+        await datasets.lockForUpdate(dataset.id);
+        holding();
+        await held;
+      });
+      try {
+        await locked;
+        // The new field's foreign key locks the dataset's key (`FOR KEY SHARE`), which `FOR UPDATE`
+        // would hold back until the other write ends.
+        const field = aMetadataField(dataset.id, { name: "meanwhile" });
+        const waited = new Promise((resolve) => setTimeout(resolve, 3_000, "still waiting"));
+        expect(await Promise.race([store.repositories.metadata.createField(field), waited])).toBe(true);
+      } finally {
+        release();
+        await holder;
+      }
+    }));
+
   it("replaces a document's values after a concurrent write to it, seeing the values that write added", () =>
     withStoreAndOther(async ({ store, other, dataset, waitingForLocks }) => {
       const { documents, metadata } = store.repositories;

@@ -9,6 +9,13 @@ interface Joinable {
   groupBy(column: string): Joinable;
 }
 
+/**
+ * The first key of the datasets' turnstiles (transaction advisory locks, `datasetTurnstile`); the
+ * second is a hash of the schema and the dataset's id. Two-key advisory locks are a space apart
+ * from one-key ones, and this class keeps them apart from an embedding application's two-key ones.
+ */
+const TURNSTILE_CLASS = 0x73617069; // "sapi"
+
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const LOWER = "abcdefghijklmnopqrstuvwxyz";
 
@@ -49,6 +56,13 @@ export const postgresFeatures: SqlFeatures = {
         .groupBy(`${alias}.id`) as unknown as typeof query,
   }),
   fieldCountSlot: (documentId) => sql<number>`(hashtext(${documentId}) & ${sql.lit(FIELD_COUNT_SLOTS - 1)})`,
+  datasetTurnstile: (datasetId, passage) => {
+    const key = sql`${sql.lit(TURNSTILE_CLASS)}, hashtext(current_schema() || ' ' || ${datasetId}::text)`;
+    if (passage === "try-shared") return sql<boolean>`pg_try_advisory_xact_lock_shared(${key})`;
+    const lock = passage === "shared" ? sql`pg_advisory_xact_lock_shared` : sql`pg_advisory_xact_lock`;
+    // These return void, which is not null.
+    return sql<boolean>`${lock}(${key}) is not null`;
+  },
   isLockUnavailable: (error) => (error as { code?: unknown } | null)?.code === "55P03",
   isForeignKeyViolation: (error) => (error as { code?: unknown } | null)?.code === "23503",
   isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === "23505",

@@ -64,7 +64,8 @@ export interface DatasetRepository {
   ): Promise<"changed" | "unchanged" | "refused">;
   /**
    * Inside a transaction: holds the dataset's row until the transaction ends, so that checks made
-   * before a write still hold when it lands (PostgreSQL `FOR UPDATE`; a no-op where writes are serial).
+   * before a write still hold when it lands, excluding every other write to its documents and
+   * values (PostgreSQL: its turnstile, then `FOR NO KEY UPDATE`; a no-op where writes are serial).
    */
   lockForUpdate(datasetId: string): Promise<void>;
 }

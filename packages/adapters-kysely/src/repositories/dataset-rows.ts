@@ -91,9 +91,17 @@ export function withAndWithoutServing<Statements>(make: (scoped: DatasetScope) =
 }
 
 /**
- * The dataset's id (`datasetServing`), locking its row where rows lock: a single write statement
- * that compares against it takes the dataset's lock before any row it changes.
+ * The dataset's id (`datasetServing`), locked alone where rows lock: a single write statement that
+ * compares against it takes the dataset's lock before any row it changes. It passes the dataset's
+ * turnstile first (`DatasetPassage`: a fair queue), then locks the row `FOR NO KEY UPDATE`, which
+ * excludes value writes (`FOR SHARE`) and not the foreign keys' checks of rows being inserted.
  */
-export function lockedWhereRowsLock(features: SqlFeatures, select: ReturnType<typeof datasetServing>) {
-  return features.locksRows ? select.forUpdate() : select;
+export function lockedWhereRowsLock(
+  features: SqlFeatures,
+  select: ReturnType<typeof datasetServing>,
+  datasetId: string,
+) {
+  if (!features.locksRows) return select;
+  const turnstile = features.datasetTurnstile?.(datasetId, "exclusive");
+  return (turnstile ? select.where(turnstile) : select).forNoKeyUpdate();
 }

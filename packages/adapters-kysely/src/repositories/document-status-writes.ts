@@ -4,7 +4,12 @@ import { type ExpressionBuilder, type Kysely, type Selectable, sql } from "kysel
 import { compiledForIds } from "../compiled-read.js";
 import type { DatabaseSchema, DocumentTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
-import { DATASET_COLUMNS_PREFIXED, datasetFromPrefixed } from "./dataset-rows.js";
+import {
+  DATASET_COLUMNS_PREFIXED,
+  datasetFromPrefixed,
+  datasetServing,
+  lockedWhereRowsLock,
+} from "./dataset-rows.js";
 import { documentFromRow } from "./document-rows.js";
 import { toFlag } from "./rows.js";
 
@@ -148,7 +153,7 @@ export async function updateStatus(
     const [row] = await db
       .with(
         (cte) => cte("locked").materialized(),
-        (w) => w.selectFrom("datasets").select("id").where("id", "=", datasetId).forUpdate(),
+        (w) => lockedWhereRowsLock(features, datasetServing(w, datasetId, undefined), datasetId),
       )
       .with(
         (cte) => cte("as_read").materialized(),

@@ -1,12 +1,18 @@
 import type { Dataset } from "@service-api/domain";
 import type { DatasetFilter, DatasetOverview, DatasetRepository } from "@service-api/ports";
-import { type Kysely, type QueryCreator, sql } from "kysely";
+import type { Kysely, QueryCreator } from "kysely";
 import { compiledRead, compiledReadWith } from "../compiled-read.js";
 import type { DatabaseSchema, Flag } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { aroundDataset, type OverviewRow, overviewFromRow } from "./dataset-overview.js";
 import { datasetPages } from "./dataset-page-read.js";
-import { type DatasetScope, datasetFromRow, withAndWithoutServing } from "./dataset-rows.js";
+import {
+  type DatasetScope,
+  datasetFromRow,
+  datasetServing,
+  lockedWhereRowsLock,
+  withAndWithoutServing,
+} from "./dataset-rows.js";
 import { toFlag, updateAllBut } from "./rows.js";
 
 const datasetInWorkspace = compiledRead((db, workspaceId: string, datasetId: string) =>
@@ -156,6 +162,10 @@ export class KyselyDatasetRepository implements DatasetRepository {
 
   async lockForUpdate(datasetId: string): Promise<void> {
     if (!this.features.locksRows) return;
-    await sql`select id from datasets where id = ${datasetId} for update`.execute(this.db);
+    await lockedWhereRowsLock(
+      this.features,
+      datasetServing(this.db, datasetId, undefined),
+      datasetId,
+    ).execute();
   }
 }

@@ -1,10 +1,10 @@
 import type { Chunk, ChunkStats, Document, UploadFile } from "@service-api/domain";
 import type { DocumentFilter, DocumentRepository, StatusUpdate } from "@service-api/ports";
 import type { Kysely } from "kysely";
-import { compiledForIds, compiledRead } from "../compiled-read.js";
+import { compiledForIds, compiledRead, compiledReadWith } from "../compiled-read.js";
 import type { DatabaseSchema, Flag } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
-import { type DatasetScope, withAndWithoutServing } from "./dataset-rows.js";
+import { type DatasetScope, lockedWhereRowsLock, withAndWithoutServing } from "./dataset-rows.js";
 import { documentDetailRead } from "./document-detail-read.js";
 import { documentCount, readDocumentPage, readDocumentPageWithDataset } from "./document-page-read.js";
 import { documentFromRow, documentToRow } from "./document-rows.js";
@@ -57,10 +57,10 @@ const documentDeletes = (scoped: DatasetScope) => ({
    * PostgreSQL: the document and then its file if unused, in one statement, after the dataset's
    * lock. The statement still sees the document it deletes, so the file check leaves it out.
    */
-  documentAndFile: compiledRead(
-    (db, datasetId: string, documentId: string, archived: Flag, servedTo: string | undefined) =>
+  documentAndFile: compiledReadWith(
+    (db, features, datasetId: string, documentId: string, archived: Flag, servedTo: string | undefined) =>
       db
-        .with("locked", () => scoped(db, datasetId, servedTo).forUpdate())
+        .with("locked", () => lockedWhereRowsLock(features, scoped(db, datasetId, servedTo), datasetId))
         .with("gone", (w) =>
           w
             .deleteFrom("documents")
@@ -234,7 +234,13 @@ export class KyselyDocumentRepository implements DocumentRepository {
     const deletes = documentDeletesFor(servedTo);
     const archived = toFlag(expected.archived);
     if (this.features.modifyingCtes) {
-      const [row] = await deletes.documentAndFile(this.db, datasetId, documentId, archived, servedTo);
+      const [row] = await deletes.documentAndFile(this.features)(
+        this.db,
+        datasetId,
+        documentId,
+        archived,
+        servedTo,
+      );
       return Number(row?.deleted ?? 0) > 0;
     }
     const remove = async (db: Kysely<DatabaseSchema>) => {

@@ -122,7 +122,7 @@ const fieldWrites = (scoped: DatasetScope) => ({
     db
       .deleteFrom("metadata_fields")
       .where("id", "=", fieldId)
-      .where("dataset_id", "=", lockedWhereRowsLock(features, scoped(db, datasetId, servedTo)))
+      .where("dataset_id", "=", lockedWhereRowsLock(features, scoped(db, datasetId, servedTo), datasetId))
       .returning("id"),
   ),
 });

@@ -75,9 +75,9 @@ const WRITE_ATTEMPTS = 3;
 /**
  * Writes the changes. Where a WITH may write (PostgreSQL), a write that only sets values is one
  * statement while no other write holds the locks it takes; one that removes values, or finds the
- * locks held, takes them in a transaction first. It takes the dataset's
- * lock first, as every write to its documents and values does, but shared: value writes exclude
- * what deletes the dataset's fields or documents, not each other. Then it locks the documents, in
+ * locks held, takes them in a transaction first. It takes the dataset's lock first (past its
+ * turnstile, `DatasetPassage`), as every write to its documents and values does, but shared: value
+ * writes exclude what deletes the dataset's fields or documents, not each other. Then it locks the documents, in
  * id order, so that two writes to one document's values run one after the other; then it deletes
  * and upserts, which touch different rows. The upsert takes the fields' counter rows in one order
  * (field, then `fieldCountSlot`); a write that also deletes values takes theirs in the order it
@@ -96,7 +96,10 @@ export async function writeValues(
     const documentIds = [...new Set(changes.map((change) => change.documentId))].sort();
     const locks = (waiting: boolean) => {
       const orFail = waiting ? sql`` : sql` nowait`;
-      return sql`with locked as materialized (select id from datasets where id = ${datasetId} for share${orFail}),
+      const turnstile =
+        features.datasetTurnstile?.(datasetId, waiting ? "shared" : "try-shared") ?? sql`true`;
+      return sql`with locked as materialized (select id from datasets
+        where id = ${datasetId} and ${turnstile} for share${orFail}),
       documents_locked as materialized (select id from documents
         where dataset_id = (select id from locked)
           and ${features.inList(sql.ref("id"), features.listParameter(documentIds))}
@@ -119,12 +122,16 @@ export async function writeValues(
     // in between, the locks come free at once, and the upsert (whose conflicts see the latest
     // rows) would follow that write while the delete (which sees the snapshot) missed what it
     // added: a clear lost, a replace keeping a value. Only a write that removes nothing can run so.
-    if (!db.isTransaction && !deleting) {
+    if (!db.isTransaction && upserting && !deleting) {
+      // Says whether it passed the turnstile: it does not wait while a delete does.
+      const passing = sql<{ passed: boolean }>`${locks(false)}, upserted as (${upserting})
+        select exists (select from locked) as passed`;
       for (let attempt = 1; ; attempt += 1) {
         try {
           // Named on PostgreSQL: the write's text repeats, whatever the values.
-          await runBuilt(db, statement(false).compile(db));
-          return;
+          const [row] = await runBuilt(db, passing.compile(db));
+          if (row?.passed) return;
+          break;
         } catch (error) {
           // A write holds a lock: wait for it below, not here.
           if (features.isLockUnavailable(error)) break;
