@@ -8,7 +8,12 @@ import type { DependencyContainer } from "tsyringe";
 import { createApp } from "./app.js";
 import { type Config, publicHostOf } from "./config.js";
 import { createContainer } from "./container.js";
-import { answerClientError, answerExpectationFailed, refuseConnect } from "./http/client-errors.js";
+import {
+  answerClientError,
+  answerExpectationFailed,
+  continueWithinLimit,
+  refuseConnect,
+} from "./http/client-errors.js";
 import { expressMessages } from "./http/express-messages.js";
 import { ServerLifecycle } from "./lifecycle/server-lifecycle.js";
 import { Shutdown } from "./lifecycle/shut-down.js";
@@ -76,6 +81,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   );
   server.on("clientError", answerClientError);
   server.on("checkExpectation", answerExpectationFailed);
+  server.on("checkContinue", continueWithinLimit(server));
   server.on("connect", refuseConnect);
   let metricsServer: MetricsServer | undefined;
   try {

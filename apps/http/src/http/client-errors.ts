@@ -1,6 +1,7 @@
-import { type IncomingMessage, type ServerResponse, STATUS_CODES } from "node:http";
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import type { ErrorBody } from "./http-error.js";
+import { BODY_LIMIT_BYTES } from "./json-body.js";
 
 /** Node's own refusals, before a request reaches Express, by the error's code; anything else is a 400. */
 const REFUSALS: Record<string, ErrorBody> = {
@@ -63,6 +64,21 @@ export function answerExpectationFailed(_req: IncomingMessage, res: ServerRespon
     Connection: "close",
   });
   res.end(body);
+}
+
+/**
+ * The server's `checkContinue` listener, for `Expect: 100-continue`. Node would send `100 Continue`
+ * to every one, and the client would then upload a body the API refuses unread. A body declared
+ * over the limit gets no 100: the request goes on to its 413 without it, and the connection closes
+ * after the answer (the client, waiting for the 100, has not sent the body the connection still
+ * owes). Any other gets its 100 and goes on as usual.
+ */
+export function continueWithinLimit(server: Server) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    if (Number(req.headers["content-length"]) > BODY_LIMIT_BYTES) res.setHeader("Connection", "close");
+    else res.writeContinue();
+    server.emit("request", req, res);
+  };
 }
 
 /** How long a refused CONNECT's socket may stay open for the answer to leave, in ms. */

@@ -5,7 +5,7 @@ import { JSON_MEDIA_TYPE, plainJsonBody } from "./plain-json-body.js";
 
 const JSON_TYPE = new RegExp(`${JSON_MEDIA_TYPE}(?:;|$)`, "i");
 /** 1 MB, as body-parser counts it: the 413's message says so. */
-const BODY_LIMIT_BYTES = 1024 * 1024;
+export const BODY_LIMIT_BYTES = 1024 * 1024;
 
 const hasBody = (headers: Record<string, string | string[] | undefined>) =>
   headers["transfer-encoding"] !== undefined ||
