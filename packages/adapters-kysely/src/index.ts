@@ -8,6 +8,7 @@ export * as listingIndexesMigration from "./migrations/listing-indexes.js";
 export * from "./migrations/management.js";
 export * as metadataFieldOrderMigration from "./migrations/metadata-field-order.js";
 export * as rateLimitCountersMigration from "./migrations/rate-limit-counters.js";
+export { StoreClosedError } from "./open-calls.js";
 export type * from "./schema.js";
 export type * from "./sql-features.js";
 export * from "./store-guard.js";

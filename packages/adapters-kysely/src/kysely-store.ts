@@ -1,6 +1,7 @@
 import type { ConnectionCounts, Store } from "@service-api/ports";
 import { type Kysely, sql } from "kysely";
 import { createKyselyRepositories } from "./create-kysely-repositories.js";
+import { OpenCalls } from "./open-calls.js";
 import type { DatabaseSchema } from "./schema.js";
 import type { SqlFeatures } from "./sql-features.js";
 import { guarded, guardRepositories, type StoreGuard } from "./store-guard.js";
@@ -25,13 +26,15 @@ export interface KyselyStoreOptions extends StoreGuard {
  * Failures to reach the database, as `options.isUnavailable` tells them, become `StoreUnavailableError`s;
  * a transaction or call that loses a conflict (`options.isConflict`) runs again.
  */
-export function kyselyStore(db: Kysely<DatabaseSchema>, options: KyselyStoreOptions): Store {
+export function kyselyStore(db: Kysely<DatabaseSchema>, storeOptions: KyselyStoreOptions): Store {
+  const options = { ...storeOptions, calls: new OpenCalls() };
   const repositories = (executor: Kysely<DatabaseSchema>, inTransaction: boolean) =>
     guardRepositories(
       createKyselyRepositories(executor, options.features, options.knownAccessRevision),
       options,
       { inTransaction },
     );
+  let closing: Promise<void> | undefined;
   return {
     repositories: repositories(db, false),
     transaction: (work) =>
@@ -41,9 +44,13 @@ export function kyselyStore(db: Kysely<DatabaseSchema>, options: KyselyStoreOpti
         await sql`select 1`.execute(db);
       }),
     ...(options.connections && { connections: options.connections }),
-    close: async () => {
-      await options.onClose?.();
-      await db.destroy();
+    // Calls made before settle first (a pool's queued ones included); calls made after are refused.
+    close: () => {
+      closing ??= options.calls
+        .close()
+        .then(() => options.onClose?.())
+        .then(() => db.destroy());
+      return closing;
     },
   };
 }

@@ -1,5 +1,6 @@
 import { StoreUnavailableError } from "@service-api/domain";
 import type { Repositories, StoreMonitor } from "@service-api/ports";
+import type { OpenCalls } from "./open-calls.js";
 
 /**
  * How a store tells a failure to reach its database (down, restarting, connections refused or
@@ -13,6 +14,8 @@ export interface StoreGuard {
    */
   isConflict?(error: unknown): boolean;
   monitor?: StoreMonitor;
+  /** The store's running calls, for a call made outside a transaction: closing waits for it. */
+  calls?: OpenCalls;
 }
 
 /** How many times a call that lost a conflict is tried in all before it is answered 503. */
@@ -30,20 +33,25 @@ export async function guarded<T>(
   work: () => Promise<T>,
   retriesConflicts = false,
 ): Promise<T> {
-  const startedAt = performance.now();
-  for (let attempt = 1; ; attempt++) {
-    try {
-      const result = await work();
-      guard.monitor?.available(startedAt);
-      return result;
-    } catch (error) {
-      if (!guard.isConflict?.(error)) throw unavailableOrAsIs(guard, error);
-      if (!retriesConflicts) throw error;
-      if (attempt >= CONFLICT_ATTEMPTS) {
-        guard.monitor?.conflictsExhausted?.(error as Error);
-        throw new StoreUnavailableError({ cause: error });
+  guard.calls?.begin();
+  try {
+    const startedAt = performance.now();
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await work();
+        guard.monitor?.available(startedAt);
+        return result;
+      } catch (error) {
+        if (!guard.isConflict?.(error)) throw unavailableOrAsIs(guard, error);
+        if (!retriesConflicts) throw error;
+        if (attempt >= CONFLICT_ATTEMPTS) {
+          guard.monitor?.conflictsExhausted?.(error as Error);
+          throw new StoreUnavailableError({ cause: error });
+        }
       }
     }
+  } finally {
+    guard.calls?.end();
   }
 }
 
@@ -60,9 +68,11 @@ function unavailableOrAsIs(guard: StoreGuard, error: unknown): unknown {
  */
 export function guardRepositories(
   repositories: Repositories,
-  guard: StoreGuard,
+  storeGuard: StoreGuard,
   { inTransaction }: { inTransaction: boolean },
 ): Repositories {
+  // A call inside a transaction is part of the transaction's call, counted once.
+  const guard = inTransaction ? { ...storeGuard, calls: undefined } : storeGuard;
   const wrap = (repository: object) => {
     const wrapped: Record<string, unknown> = {};
     for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(repository))) {

@@ -1,4 +1,8 @@
-import { describeStoreContract, describeStoreIsolationContract } from "@service-api/ports/testing";
+import {
+  describeStoreCloseContract,
+  describeStoreContract,
+  describeStoreIsolationContract,
+} from "@service-api/ports/testing";
 import { afterAll, beforeAll, describe } from "vitest";
 import { openPostgresStore } from "./open-postgres-store.js";
 import {
@@ -21,4 +25,5 @@ describe.skipIf(!available)("the PostgreSQL store", () => {
   const openStore = async () => openPostgresStore({ databaseUrl: await createTestSchema(database.url) });
   describeStoreContract(openStore);
   describeStoreIsolationContract(openStore);
+  describeStoreCloseContract(openStore);
 });

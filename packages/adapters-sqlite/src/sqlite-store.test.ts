@@ -1,7 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describeStoreContract, describeStoreIsolationContract } from "@service-api/ports/testing";
+import {
+  describeStoreCloseContract,
+  describeStoreContract,
+  describeStoreIsolationContract,
+} from "@service-api/ports/testing";
 import { afterAll, describe } from "vitest";
 import { openSqliteStore } from "./open-sqlite-store.js";
 
@@ -13,6 +17,7 @@ afterAll(() => rmSync(directory, { recursive: true, force: true }));
 const openStore = () => openSqliteStore({ databaseUrl: join(directory, `contract-${++opened}.sqlite`) });
 describeStoreContract(openStore);
 describeStoreIsolationContract(openStore);
+describeStoreCloseContract(openStore);
 
 // With `gatherReads` (the benchmark's comparison), a request's reads go as one statement each, as on
 // PostgreSQL, where SQLite can: the same answers.

@@ -1,3 +1,4 @@
+import { StoreUnavailableError } from "@service-api/domain";
 import { describe, expect, it } from "vitest";
 import { aDataset, aTag, aWorkspace } from "../fixtures.js";
 import type { OpenStore } from "./use-store.js";
@@ -94,6 +95,51 @@ export function describeStoreIsolationContract(openStore: OpenStore): void {
       } finally {
         await store.close();
       }
+    });
+  });
+}
+
+/**
+ * For stores that hold a database (not the in-memory double): closing settles what was called
+ * before it, the calls a pool had queued included, and refuses what is called after it with the
+ * store's one error for it, a `StoreUnavailableError`, without reaching the closed driver.
+ */
+export function describeStoreCloseContract(openStore: OpenStore): void {
+  describe("Store close contract", () => {
+    it("settles every call made before close, more than a pool holds at once, then closes", async () => {
+      const store = await openStore();
+      const workspace = aWorkspace();
+      await store.repositories.workspaces.save(workspace);
+      const reads = Array.from({ length: 40 }, () => store.repositories.workspaces.findById(workspace.id));
+      const written = store.transaction(({ datasets }) => datasets.save(aDataset(workspace.id)));
+      const closing = store.close();
+      expect(await Promise.all(reads)).toEqual(reads.map(() => workspace));
+      await expect(written).resolves.toBeUndefined();
+      await closing;
+    });
+
+    it("refuses calls made after close with a StoreUnavailableError, and closes once however often asked", async () => {
+      const store = await openStore();
+      const closing = store.close();
+      const refused = [
+        store.repositories.workspaces.findById(aWorkspace().id),
+        store.repositories.workspaces.save(aWorkspace()),
+        store.transaction(async () => "ran"),
+        store.ping(),
+      ];
+      for (const call of refused) {
+        const error = await call.then(
+          () => undefined,
+          (failure: unknown) => failure,
+        );
+        expect(error).toBeInstanceOf(StoreUnavailableError);
+        expect(error).toMatchObject({ code: "service_unavailable" });
+      }
+      await closing;
+      await expect(store.close()).resolves.toBeUndefined();
+      await expect(store.repositories.tags.listInWorkspace(aWorkspace().id)).rejects.toBeInstanceOf(
+        StoreUnavailableError,
+      );
     });
   });
 }
