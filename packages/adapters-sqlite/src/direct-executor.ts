@@ -17,23 +17,33 @@ export function sqliteDirectExecutor(
     isFree: () => reads.free,
     prepare(sql) {
       const statement = database.prepare(sql);
-      // A write (RETURNING ones read rows too) ends the shared read transaction first.
+      // A write (RETURNING ones read rows too) ends the shared read transaction first, and once it
+      // has run, the other stores' on the same file.
       const before = statement.readonly ? () => reads.beforeRead() : reads.end;
-      const run = statement.reader
-        ? (parameters: readonly unknown[]) => {
+      const after = statement.readonly ? () => {} : reads.wrote;
+      const run: Run = statement.reader
+        ? (parameters) => {
             before();
-            return statement.all(parameters) as unknown[];
+            const rows = statement.all(parameters) as unknown[];
+            after();
+            return rows;
           }
-        : (parameters: readonly unknown[]) => {
+        : (parameters) => {
             before();
             statement.run(parameters);
+            after();
             return [];
           };
-      if (!onQuery) return run;
-      return (parameters) => {
-        onQuery(sql, parameters);
-        return run(parameters);
-      };
+      return onQuery ? logged(sql, onQuery, run) : run;
     },
+  };
+}
+
+type Run = (parameters: readonly unknown[]) => unknown[];
+
+function logged(sql: string, onQuery: (sql: string, parameters: readonly unknown[]) => void, run: Run): Run {
+  return (parameters) => {
+    onQuery(sql, parameters);
+    return run(parameters);
   };
 }

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { mkdirSync, realpathSync } from "node:fs";
 import { dirname } from "node:path";
 import { type DatabaseSchema, kyselyStore, runCompiledDirectly } from "@service-api/adapters-kysely";
 import type { Store, StoreMonitor } from "@service-api/ports";
@@ -71,20 +71,28 @@ export async function openSqliteStore({
   database.pragma(`mmap_size = ${Math.trunc(mmapSizeBytes)}`);
 
   // kysely's statements (its transactions among them) run after the shared read transaction ends.
-  const reads = new SharedReadTransaction(database);
+  const reads = new SharedReadTransaction(database, path === ":memory:" ? undefined : realpathSync(path));
   const db = new Kysely<DatabaseSchema>({
-    dialect: new PlannedOnceSqliteDialect({ database: withStatementCache(database, undefined, reads.end) }),
+    dialect: new PlannedOnceSqliteDialect({
+      database: withStatementCache(database, undefined, reads.end, reads.wrote),
+    }),
     log: onQuery && ((event) => onQuery(event.query.sql, event.query.parameters)),
   });
   try {
     await migrateToLatest(db);
   } catch (error) {
+    reads.close();
     await db.destroy();
     throw error;
   }
   runCompiledDirectly(db, sqliteDirectExecutor(database, reads, onQuery));
   const features = gatherReads ? { ...sqliteFeatures, gathersReads: true } : sqliteFeatures;
-  return kyselyStore(db, { isUnavailable: isSqliteUnavailable, monitor, features });
+  return kyselyStore(db, {
+    isUnavailable: isSqliteUnavailable,
+    monitor,
+    features,
+    onClose: async () => reads.close(),
+  });
 }
 
 async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<void> {

@@ -114,6 +114,27 @@ describe("SharedReadTransaction", () => {
     close();
   });
 
+  it("ends when another store on the file writes, so a call after the write reads it in the same turn", async () => {
+    const path = join(directory, "two-stores.sqlite");
+    const [writer, reader] = [
+      await openSqliteStore({ databaseUrl: path }),
+      await openSqliteStore({ databaseUrl: `file:${path}` }),
+    ];
+    try {
+      // Calls one after the other with no turn of the event loop between: direct calls, not requests.
+      const [first, second] = [aWorkspace(), aWorkspace()];
+      expect(await reader.repositories.workspaces.findById(first.id)).toBeUndefined();
+      await writer.repositories.workspaces.save(first);
+      expect(await reader.repositories.workspaces.findById(first.id)).toEqual(first);
+      // A transaction's writes, once it commits.
+      await writer.transaction((repositories) => repositories.workspaces.save(second));
+      expect(await reader.repositories.workspaces.findById(second.id)).toEqual(second);
+    } finally {
+      await writer.close();
+      await reader.close();
+    }
+  });
+
   it("ends before kysely's statements: a store transaction right after a read commits", async () => {
     const path = join(directory, "store.sqlite");
     const store = await openSqliteStore({ databaseUrl: path });

@@ -1,5 +1,8 @@
 import type { Database, Statement } from "better-sqlite3";
 
+/** The shared read transactions of this process's stores, by the real path of their file. */
+const ON_FILE = new Map<string, Set<SharedReadTransaction>>();
+
 /**
  * One read transaction for the reads that run in one go. Outside a transaction every statement is
  * a transaction of its own, and in WAL mode each one locks and unlocks the shared-memory index and
@@ -10,18 +13,47 @@ import type { Database, Statement } from "better-sqlite3";
  * Every request whose reads join it had arrived before it began, so none reads a state older than
  * its own arrival. A write, or any statement kysely runs (its transactions among them), ends the
  * shared transaction first, so a write never runs in it and reads after it see it.
+ *
+ * Calls made directly, not by requests, may follow one another in one run of microtasks: a write
+ * through another connection to the same file in this process (a second store on it) therefore
+ * ends this one's shared transaction once it has run, so a read that follows sees it. Another
+ * process's writes are seen from the next turn of the event loop.
  */
 export class SharedReadTransaction {
   #open = false;
   readonly #begin: Statement;
   readonly #commit: Statement;
   readonly #rollback: Statement;
+  readonly #neighbors: Set<SharedReadTransaction> | undefined;
+  readonly #file: string | undefined;
 
-  constructor(private readonly database: Database) {
+  /** `file`: the database file's real path, shared by the stores on it; undefined in memory. */
+  constructor(
+    private readonly database: Database,
+    file?: string,
+  ) {
     this.#begin = database.prepare("begin");
     this.#commit = database.prepare("commit");
     this.#rollback = database.prepare("rollback");
+    this.#file = file;
+    if (file === undefined) return;
+    this.#neighbors = ON_FILE.get(file) ?? new Set();
+    ON_FILE.set(file, this.#neighbors);
+    this.#neighbors.add(this);
   }
+
+  /** After a statement that may have written (a commit included): the other stores' reads move on. */
+  readonly wrote = (): void => {
+    if (this.#neighbors === undefined || this.#neighbors.size === 1) return;
+    for (const neighbor of this.#neighbors) if (neighbor !== this) neighbor.#endOnTick();
+  };
+
+  /** When the store closes: ends the transaction and leaves the file's stores. */
+  readonly close = (): void => {
+    this.end();
+    this.#neighbors?.delete(this);
+    if (this.#file !== undefined && this.#neighbors?.size === 0) ON_FILE.delete(this.#file);
+  };
 
   /** Whether statements may run at once: no transaction is open but, perhaps, this one. */
   get free(): boolean {
