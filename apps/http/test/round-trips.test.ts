@@ -98,6 +98,8 @@ const NAMED = new Set([
   "PATCH /v1/datasets/tags",
   "PATCH /v1/datasets/{dataset_id}/metadata/{metadata_id}",
   "POST /v1/datasets/{dataset_id}/documents/metadata",
+  "POST /v1/datasets/{dataset_id}/documents/metadata (replacing all values, the default)",
+  "POST /v1/datasets/{dataset_id}/documents/metadata (a value cleared)",
 ]);
 
 /**
@@ -256,6 +258,43 @@ const CASES: Case[] = [
             document_id: world.document.id,
             partial_update: true,
             metadata_list: [{ id: world.fields.author.id, name: "author", value: unique("value") }],
+          },
+        ],
+      },
+    }),
+  },
+  {
+    operation: "POST /v1/datasets/{dataset_id}/documents/metadata (replacing all values, the default)",
+    key: "knowledge",
+    ceiling: 2,
+    status: 200,
+    request: () => ({
+      method: "POST",
+      path: `/v1/datasets/${dataset()}/documents/metadata`,
+      body: {
+        operation_data: [
+          {
+            document_id: world.document.id,
+            metadata_list: [{ id: world.fields.author.id, name: "author", value: unique("value") }],
+          },
+        ],
+      },
+    }),
+  },
+  {
+    operation: "POST /v1/datasets/{dataset_id}/documents/metadata (a value cleared)",
+    key: "knowledge",
+    ceiling: 2,
+    status: 200,
+    request: () => ({
+      method: "POST",
+      path: `/v1/datasets/${dataset()}/documents/metadata`,
+      body: {
+        operation_data: [
+          {
+            document_id: world.document.id,
+            partial_update: true,
+            metadata_list: [{ id: world.fields.author.id, name: "author", value: null }],
           },
         ],
       },

@@ -73,6 +73,12 @@ export interface SqlFeatures {
    * row, so that it is passed before that row is locked. Absent where writes are serial anyway.
    */
   datasetTurnstile?(datasetId: string, passage: DatasetPassage): RawBuilder<boolean>;
+  /**
+   * A statement that writes values after waiting for their locks, each of its writes seeing what
+   * committed while it waited (PostgreSQL: a function, migration 0011). Absent where a write does
+   * not wait inside a statement (SQLite's writers are serial).
+   */
+  valueWriteAfterLocks?(write: ValueWrite): RawBuilder<unknown>;
   /** Whether an error is a lock a statement would not wait for (`NOWAIT`) being held. */
   isLockUnavailable(error: unknown): boolean;
   /** Whether an error is a foreign key's refusal. */
@@ -89,3 +95,18 @@ export interface SqlFeatures {
  * delete waiting for seconds; the turnstile queues them behind it.
  */
 export type DatasetPassage = "exclusive" | "shared" | "try-shared";
+
+/** A value write as rows: what `writeValues` derives from the changes. */
+export interface ValueWrite {
+  datasetId: string;
+  /** Every document written, each once, in id order: the order their locks are taken in. */
+  documentIds: readonly string[];
+  /** `[document, field, value]`: the values set. */
+  set: readonly (readonly string[])[];
+  /** `[document, field]`: the values cleared. */
+  cleared: readonly (readonly string[])[];
+  /** The documents whose values become exactly those set: every other value of theirs goes. */
+  replacing: readonly string[];
+  /** `[document, field]`: the values a replacing document keeps (sets). */
+  kept: readonly (readonly string[])[];
+}

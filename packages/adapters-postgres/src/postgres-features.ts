@@ -2,6 +2,7 @@ import { type SqlFeatures, wellFormedJson } from "@service-api/adapters-kysely";
 import { sql } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import { FIELD_COUNT_SLOTS } from "./migrations/0009-field-count-slots.js";
+import { TURNSTILE_CLASS } from "./migrations/0011-value-writes.js";
 
 /** What `fieldDocumentCount` adds to a select: a table outside the shared schema, so untyped. */
 interface Joinable {
@@ -9,12 +10,8 @@ interface Joinable {
   groupBy(column: string): Joinable;
 }
 
-/**
- * The first key of the datasets' turnstiles (transaction advisory locks, `datasetTurnstile`); the
- * second is a hash of the schema and the dataset's id. Two-key advisory locks are a space apart
- * from one-key ones, and this class keeps them apart from an embedding application's two-key ones.
- */
-const TURNSTILE_CLASS = 0x73617069; // "sapi"
+/** Lone surrogates become U+FFFD, as the driver's UTF-8 encoding makes them in any other parameter. */
+const wellFormed = (values: readonly string[]) => values.map((value) => value.toWellFormed());
 
 const UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ";
 const LOWER = "abcdefghijklmnopqrstuvwxyz";
@@ -39,7 +36,7 @@ export const postgresFeatures: SqlFeatures = {
   jsonArrayFrom,
   // Lone surrogates become U+FFFD, as the driver's UTF-8 encoding makes them in any other
   // parameter (PostgreSQL's JSON parser would refuse them).
-  listParameter: (values) => values.map((value) => value.toWellFormed()),
+  listParameter: wellFormed,
   inList: (expression, list) => sql<boolean>`${expression} = any(${list}::text[])`,
   rowsOf: (rows, width) =>
     sql`(select ${sql.join(
@@ -63,6 +60,10 @@ export const postgresFeatures: SqlFeatures = {
     // These return void, which is not null.
     return sql<boolean>`${lock}(${key}) is not null`;
   },
+  valueWriteAfterLocks: ({ datasetId, documentIds, set, cleared, replacing, kept }) =>
+    sql`select write_document_values(${datasetId}::text, ${wellFormed(documentIds)}::text[],
+      ${wellFormedJson(set)}::json, ${wellFormedJson(cleared)}::json, ${wellFormed(replacing)}::text[],
+      ${wellFormedJson(kept)}::json)`,
   isLockUnavailable: (error) => (error as { code?: unknown } | null)?.code === "55P03",
   isForeignKeyViolation: (error) => (error as { code?: unknown } | null)?.code === "23503",
   isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === "23505",

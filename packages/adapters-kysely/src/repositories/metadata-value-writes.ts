@@ -2,26 +2,37 @@ import type { DocumentValueChanges } from "@service-api/ports";
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { runBuilt } from "../compiled-read.js";
 import type { DatabaseSchema } from "../schema.js";
-import type { SqlFeatures } from "../sql-features.js";
+import type { SqlFeatures, ValueWrite } from "../sql-features.js";
+
+/** The changes as rows (`ValueWrite`). */
+function asRows(datasetId: string, changes: readonly DocumentValueChanges[]): ValueWrite {
+  return {
+    datasetId,
+    documentIds: [...new Set(changes.map((change) => change.documentId))].sort(),
+    set: changes.flatMap(({ documentId, set }) =>
+      set.map(([fieldId, value]) => [documentId, fieldId, value]),
+    ),
+    cleared: changes.flatMap(({ documentId, replaceAll, clear }) =>
+      replaceAll ? [] : clear.map((fieldId) => [documentId, fieldId]),
+    ),
+    replacing: changes.filter((change) => change.replaceAll).map((change) => change.documentId),
+    kept: changes.flatMap(({ documentId, replaceAll, set }) =>
+      replaceAll ? set.map(([fieldId]) => [documentId, fieldId]) : [],
+    ),
+  };
+}
 
 /**
- * The values the changes remove: fields cleared, and with `replaceAll` every field not set. A
+ * The values the write removes: fields cleared, and with `replaceAll` every field not set. A
  * condition of constant size however many documents and fields: the documents as one list (which
  * an index serves), then the (document, field) pairs cleared and, for the documents replacing all
  * their values, the pairs they keep, each as one parameter.
  */
 function removed(
   features: SqlFeatures,
-  changes: readonly DocumentValueChanges[],
+  { cleared, replacing, kept }: ValueWrite,
 ): RawBuilder<boolean> | undefined {
-  const cleared = changes.flatMap(({ documentId, replaceAll, clear }) =>
-    replaceAll ? [] : clear.map((fieldId) => [documentId, fieldId]),
-  );
-  const replacing = changes.filter((change) => change.replaceAll).map((change) => change.documentId);
   if (cleared.length === 0 && replacing.length === 0) return undefined;
-  const kept = changes.flatMap(({ documentId, replaceAll, set }) =>
-    replaceAll ? set.map(([fieldId]) => [documentId, fieldId]) : [],
-  );
   const documentIds = [...new Set([...cleared.map(([documentId]) => documentId as string), ...replacing])];
   const ofDocuments = (ids: readonly string[]) =>
     features.inList(sql.ref("document_id"), features.listParameter(ids));
@@ -49,14 +60,11 @@ type DocumentCheck = (documentId: RawBuilder<unknown>) => RawBuilder<boolean>;
  */
 function upsert(
   features: SqlFeatures,
-  changes: readonly DocumentValueChanges[],
+  rows: ValueWrite["set"],
   dataset: RawBuilder<unknown>,
   isDatasetDocument: DocumentCheck,
   counterOrder?: RawBuilder<unknown>,
 ) {
-  const rows = changes.flatMap(({ documentId, set }) =>
-    set.map(([fieldId, value]) => [documentId, fieldId, value]),
-  );
   if (rows.length === 0) return undefined;
   // By field, then counter row: a new value raises its field's count (a trigger) in a row chosen by
   // its document, so two writes to different documents lock the counters' rows in one order.
@@ -73,17 +81,18 @@ function upsert(
 const WRITE_ATTEMPTS = 3;
 
 /**
- * Writes the changes. Where a WITH may write (PostgreSQL), a write that only sets values is one
- * statement while no other write holds the locks it takes; one that removes values, or finds the
- * locks held, takes them in a transaction first. It takes the dataset's lock first (past its
- * turnstile, `DatasetPassage`), as every write to its documents and values does, but shared: value
- * writes exclude what deletes the dataset's fields or documents, not each other. Then it locks the documents, in
- * id order, so that two writes to one document's values run one after the other; then it deletes
- * and upserts, which touch different rows. The upsert takes the fields' counter rows in one order
- * (field, then `fieldCountSlot`); a write that also deletes values takes theirs in the order it
- * finds the values, so against a concurrent write to other documents it may take two in the other
- * order: PostgreSQL then reports a deadlock and the store runs the statement again. Elsewhere (SQLite,
- * whose writers are serial anyway) the delete and the upsert run in one transaction.
+ * Writes the changes. Where a WITH may write and the database has `valueWriteAfterLocks`
+ * (PostgreSQL), a write that only sets values is one statement that does not wait: the dataset's
+ * lock first (past its turnstile, `DatasetPassage`), shared, as every write to its documents and
+ * values takes it (value writes exclude what deletes the dataset's fields or documents, not each
+ * other); then its documents, in id order, so that two writes to one document's values run one
+ * after the other; then the upsert. A write that removes values, or finds a lock held, is one call
+ * of `valueWriteAfterLocks`, which waits for the same locks and then writes in statements of their
+ * own, each seeing what committed meanwhile. The upsert takes the fields' counter rows in one order
+ * (field, then `fieldCountSlot`); a delete takes theirs in the order it finds the values, so
+ * against a concurrent write to other documents it may take two in the other order: PostgreSQL then
+ * reports a deadlock and the store runs the call again. Elsewhere (SQLite, whose writers are serial
+ * anyway) the delete and the upsert run in one transaction.
  */
 export async function writeValues(
   db: Kysely<DatabaseSchema>,
@@ -91,78 +100,68 @@ export async function writeValues(
   datasetId: string,
   changes: readonly DocumentValueChanges[],
 ): Promise<void> {
-  const removing = removed(features, changes);
-  if (features.modifyingCtes) {
-    const documentIds = [...new Set(changes.map((change) => change.documentId))].sort();
-    const locks = (waiting: boolean) => {
-      const orFail = waiting ? sql`` : sql` nowait`;
-      const turnstile =
-        features.datasetTurnstile?.(datasetId, waiting ? "shared" : "try-shared") ?? sql`true`;
-      return sql`with locked as materialized (select id from datasets
-        where id = ${datasetId} and ${turnstile} for share${orFail}),
-      documents_locked as materialized (select id from documents
-        where dataset_id = (select id from locked)
-          and ${features.inList(sql.ref("id"), features.listParameter(documentIds))}
-        order by id for no key update${orFail})`;
-    };
-    const isLocked: DocumentCheck = (id) => sql<boolean>`${id} in (select id from documents_locked)`;
-    const deleting =
-      removing &&
-      sql`delete from document_metadata_values
-        where ${isLocked(sql.ref("document_id"))} and ${removing}`;
-    const slot = features.fieldCountSlot?.(sql.ref("v.column1"));
-    const upserting = upsert(features, changes, sql`(select id from locked)`, isLocked, slot);
-    // Changes that neither set nor remove a value write nothing.
-    if (!deleting && !upserting) return;
-    const statement = (waiting: boolean) =>
-      deleting && upserting
-        ? sql`${locks(waiting)}, removed as (${deleting}) ${upserting}`
-        : sql`${locks(waiting)} ${deleting ?? upserting}`;
+  const write = asRows(datasetId, changes);
+  const removing = removed(features, write);
+  // Changes that neither set nor remove a value write nothing.
+  if (!removing && write.set.length === 0) return;
+  const afterLocks = features.valueWriteAfterLocks;
+  if (features.modifyingCtes && afterLocks) {
     // A statement's snapshot is taken before its locks. Had a write to these documents committed
-    // in between, the locks come free at once, and the upsert (whose conflicts see the latest
-    // rows) would follow that write while the delete (which sees the snapshot) missed what it
-    // added: a clear lost, a replace keeping a value. Only a write that removes nothing can run so.
-    if (!db.isTransaction && upserting && !deleting) {
-      // Says whether it passed the turnstile: it does not wait while a delete does.
-      const passing = sql<{ passed: boolean }>`${locks(false)}, upserted as (${upserting})
-        select exists (select from locked) as passed`;
-      for (let attempt = 1; ; attempt += 1) {
-        try {
-          // Named on PostgreSQL: the write's text repeats, whatever the values.
-          const [row] = await runBuilt(db, passing.compile(db));
-          if (row?.passed) return;
-          break;
-        } catch (error) {
-          // A write holds a lock: wait for it below, not here.
-          if (features.isLockUnavailable(error)) break;
-          // A field or document deleted after this statement's snapshot was taken and before its
-          // lock is still in the snapshot, so its value passes the check and breaks the foreign
-          // key. Run again: the new snapshot leaves it out.
-          if (attempt < WRITE_ATTEMPTS && features.isForeignKeyViolation(error)) continue;
-          throw error;
-        }
-      }
-    }
-    // A statement that waits for a lock keeps the snapshot taken before the wait: it would not see
-    // the values the write before it added, and would leave them. So wait for the locks in a
-    // statement of their own, then write in one whose snapshot has that write's values.
-    const afterTheLocks = async (trx: Kysely<DatabaseSchema>) => {
-      await sql`${locks(true)} select count(*) from documents_locked`.execute(trx);
-      await statement(true).execute(trx);
-    };
-    if (db.isTransaction) await afterTheLocks(db);
-    else await db.transaction().execute(afterTheLocks);
+    // in between, the locks come free at once, and the upsert (whose conflicts see the latest rows)
+    // would follow that write while a delete (which sees the snapshot) missed what it added: a
+    // clear lost, a replace keeping a value. Only a write that removes nothing can run so.
+    if (!db.isTransaction && !removing && (await setWithoutWaiting(db, features, write))) return;
+    await runBuilt(db, afterLocks(write).compile(db));
     return;
   }
   const isOfDataset: DocumentCheck = (id) =>
     sql<boolean>`exists (select 1 from documents where id = ${id} and dataset_id = ${datasetId})`;
-  const write = async (trx: Kysely<DatabaseSchema>) => {
+  const writeAll = async (trx: Kysely<DatabaseSchema>) => {
     if (removing)
       await sql`delete from document_metadata_values
         where ${isOfDataset(sql.ref("document_metadata_values.document_id"))} and ${removing}`.execute(trx);
-    const upserting = upsert(features, changes, sql`${datasetId}`, isOfDataset);
+    const upserting = upsert(features, write.set, sql`${datasetId}`, isOfDataset);
     if (upserting) await upserting.execute(trx);
   };
-  if (db.isTransaction) await write(db);
-  else await db.transaction().execute(write);
+  if (db.isTransaction) await writeAll(db);
+  else await db.transaction().execute(writeAll);
+}
+
+/**
+ * The values set in one statement that takes its locks `NOWAIT` and tries the turnstile: true when
+ * written, false when a lock was held or the turnstile closed (nothing written; the caller waits).
+ */
+async function setWithoutWaiting(
+  db: Kysely<DatabaseSchema>,
+  features: SqlFeatures,
+  write: ValueWrite,
+): Promise<boolean> {
+  const { datasetId, documentIds } = write;
+  const turnstile = features.datasetTurnstile?.(datasetId, "try-shared") ?? sql`true`;
+  const isLocked: DocumentCheck = (id) => sql<boolean>`${id} in (select id from documents_locked)`;
+  const slot = features.fieldCountSlot?.(sql.ref("v.column1"));
+  const upserting = upsert(features, write.set, sql`(select id from locked)`, isLocked, slot);
+  const statement = sql<{ passed: boolean }>`with locked as materialized (select id from datasets
+      where id = ${datasetId} and ${turnstile} for share nowait),
+    documents_locked as materialized (select id from documents
+      where dataset_id = (select id from locked)
+        and ${features.inList(sql.ref("id"), features.listParameter(documentIds))}
+      order by id for no key update nowait),
+    upserted as (${upserting})
+    select exists (select from locked) as passed`;
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      // Named on PostgreSQL: the write's text repeats, whatever the values.
+      const [row] = await runBuilt(db, statement.compile(db));
+      return row?.passed === true;
+    } catch (error) {
+      // A write holds a lock: wait for it in the caller's call, not here.
+      if (features.isLockUnavailable(error)) return false;
+      // A field or document deleted after this statement's snapshot was taken and before its lock
+      // is still in the snapshot, so its value passes the check and breaks the foreign key. Run
+      // again: the new snapshot leaves it out.
+      if (attempt < WRITE_ATTEMPTS && features.isForeignKeyViolation(error)) continue;
+      throw error;
+    }
+  }
 }

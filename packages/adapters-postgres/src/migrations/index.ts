@@ -12,6 +12,7 @@ import * as management from "./0006-management.js";
 import * as accessNotifications from "./0008-access-notifications.js";
 import * as fieldCountSlots from "./0009-field-count-slots.js";
 import * as idCollation from "./0010-id-collation.js";
+import * as valueWrites from "./0011-value-writes.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0008-access-notifications": accessNotifications,
   "0009-field-count-slots": fieldCountSlots,
   "0010-id-collation": idCollation,
+  "0011-value-writes": valueWrites,
 };
 
 export const postgresMigrations: MigrationProvider = {
