@@ -108,15 +108,47 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     server,
     container,
     close: () => {
-      closing ??= shutdown
-        .run()
-        .then(() => metricsServer?.close())
-        .then(() => rateLimits.close())
-        .then(() => store.close());
+      // The drain, then the time-out for open connections: the grace an operator sizes for us.
+      // What still waits for the database (a partition: connects and statements that never answer)
+      // is left to end with the process.
+      if (closing) return closing;
+      const deadline = performance.now() + config.shutdownDrainMs + config.shutdownTimeoutMs;
+      closing = shutdown.run().then(() =>
+        settledBy(
+          deadline,
+          Promise.resolve(metricsServer?.close())
+            .then(() => rateLimits.close())
+            .then(() => store.close()),
+          () => logger.warn("stopped before the store closed"),
+        ),
+      );
       return closing;
     },
     skipDrain: () => shutdown.skipDrain(),
   };
+}
+
+/** `work`, or at `deadline` (a `performance.now()` time) `late` and an end to the wait. */
+function settledBy(deadline: number, work: Promise<unknown>, late: () => void): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => {
+        late();
+        resolve();
+      },
+      Math.max(0, deadline - performance.now()),
+    );
+    work.then(
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      (error: unknown) => {
+        clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
 }
 
 /** A worker of `WORKERS=n` serves no metrics: the primary asks each worker for its registry. */

@@ -144,6 +144,47 @@ describe.runIf(TEST_STORE === "postgres")("PostgreSQL going away under load", ()
   });
 });
 
+describe.runIf(TEST_STORE === "postgres")("stopping while PostgreSQL does not answer", () => {
+  it("exits within SHUTDOWN_DRAIN_MS + SHUTDOWN_TIMEOUT_MS, though calls still wait for the database", async () => {
+    const database = await seededDatabase();
+    const { world } = database;
+    const proxy = await startTcpProxy({
+      host: "127.0.0.1",
+      port: Number(new URL(database.databaseUrl).port || 5432),
+    });
+    cleanups.push(proxy.close);
+    const throughProxy = new URL(database.databaseUrl);
+    throughProxy.host = `127.0.0.1:${proxy.port}`;
+    const server = await spawn({
+      DATABASE_URL: throughProxy.toString(),
+      DATABASE_POOL_MAX: "2",
+      DATABASE_CONNECT_TIMEOUT_MS: "20000",
+      DATABASE_STATEMENT_TIMEOUT_MS: "20000",
+      SHUTDOWN_DRAIN_MS: "300",
+      SHUTDOWN_TIMEOUT_MS: "700",
+    });
+    const path = `/v1/datasets/${world.dataset.id}/metadata`;
+    expect((await call(server.url, "GET", path, { token: world.datasetKey })).status).toBe(200);
+
+    // A network partition: connections stay open, and nothing comes back.
+    proxy.stall();
+    const waiting = Array.from({ length: 4 }, () =>
+      call(server.url, "GET", path, { token: world.datasetKey }).catch((error: unknown) => error),
+    );
+    await sleep(300);
+    const stopping = performance.now();
+    server.child.kill("SIGTERM");
+    const { code } = await server.exited;
+    const tookMs = performance.now() - stopping;
+    await Promise.all(waiting);
+
+    expect(code).toBe(0);
+    // Drain and time-out are 1 s here; the database's time-outs (20 s) no longer decide.
+    expect(tookMs).toBeLessThan(5_000);
+    expect(messages(server, "stopped before the store closed")).toHaveLength(1);
+  });
+});
+
 describe.runIf(TEST_STORE === "postgres")("PostgreSQL out of time", () => {
   let server: TestServer;
   let blocker: pg.Client;

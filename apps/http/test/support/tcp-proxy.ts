@@ -7,6 +7,8 @@ export interface TcpProxy {
   cut(): Promise<void>;
   /** Accepts and forwards connections again, on the same port. */
   restore(): Promise<void>;
+  /** Forwards nothing more, either way, dropping nothing: a server that stopped answering. */
+  stall(): void;
   close(): Promise<void>;
 }
 
@@ -22,13 +24,30 @@ export async function startTcpProxy(
     socket.on("error", () => socket.destroy());
     return socket;
   };
+  let stalled = false;
+  const pairs = new Set<[Socket, Socket]>();
   const forward = (client: Socket) => {
-    const upstream = track(connect(target.port, target.host));
     track(client);
+    if (stalled) return;
+    const upstream = track(connect(target.port, target.host));
     onConnection?.(client);
+    const pair: [Socket, Socket] = [client, upstream];
+    pairs.add(pair);
     upstream.on("close", () => client.destroy());
-    client.on("close", () => upstream.destroy());
+    client.on("close", () => {
+      upstream.destroy();
+      pairs.delete(pair);
+    });
     client.pipe(upstream).pipe(client);
+  };
+  const stall = () => {
+    stalled = true;
+    for (const [client, upstream] of pairs) {
+      client.unpipe(upstream);
+      upstream.unpipe(client);
+      client.pause();
+      upstream.pause();
+    }
   };
   let server: Server | undefined;
   let port = 0;
@@ -46,5 +65,14 @@ export async function startTcpProxy(
     await closed;
   };
   await listen();
-  return { port, cut: stop, restore: listen, close: stop };
+  return {
+    port,
+    cut: stop,
+    restore: async () => {
+      stalled = false;
+      await listen();
+    },
+    stall,
+    close: stop,
+  };
 }
