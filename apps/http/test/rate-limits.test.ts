@@ -6,10 +6,11 @@ import { openStore } from "@service-api/stores";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { call } from "./support/http.js";
-import { sleep } from "./support/load.js";
+import { eventually, sleep } from "./support/load.js";
 import { requireRedisForTests, TEST_REDIS_URL } from "./support/redis.js";
 import { seedWorkspace } from "./support/seed.js";
 import { type ServerProcess, spawnServer } from "./support/server-process.js";
+import { startTcpProxy } from "./support/tcp-proxy.js";
 import { createTestDatabaseUrl, TEST_STORE } from "./support/test-database.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
@@ -88,6 +89,33 @@ describe("the limit per key", () => {
       expect(messages.filter((msg) => msg === "rate limit store answers again: limits apply")).toHaveLength(
         1,
       );
+    },
+  );
+
+  it.runIf(redis)(
+    "counts again once Redis answers after a stall that left its connection hanging",
+    async () => {
+      const { hostname, port } = new URL(TEST_REDIS_URL);
+      const proxy = await startTcpProxy({ host: hostname, port: Number(port || 6379) });
+      cleanups.push(proxy.close);
+      const { server, world } = await serverWith({
+        RATE_LIMIT_PER_KEY: "2",
+        REDIS_URL: `redis://127.0.0.1:${proxy.port}`,
+      });
+      const key = world.apps.chat.key;
+      expect((await site(server, key)).status).toBe(200);
+      expect((await site(server, key)).status).toBe(200);
+      expect((await site(server, key)).status).toBe(429);
+
+      // Redis keeps the connection and answers nothing: requests pass, each after the store's time-out.
+      proxy.stall();
+      expect((await site(server, key)).status).toBe(200);
+      expect((await site(server, key)).status).toBe(200);
+
+      // Redis answers again, but not on the stalled connection: the client must give it up.
+      await proxy.restore();
+      await eventually(async () => (await site(server, key)).status === 429, 10_000);
+      expect(server.logs.map((line) => line.msg)).toContain("rate limit store answers again: limits apply");
     },
   );
 

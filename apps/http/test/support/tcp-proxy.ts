@@ -5,7 +5,7 @@ export interface TcpProxy {
   port: number;
   /** Drops every connection through the proxy and refuses new ones. */
   cut(): Promise<void>;
-  /** Accepts and forwards connections again, on the same port. */
+  /** Accepts and forwards new connections again, on the same port (stalled ones stay stalled). */
   restore(): Promise<void>;
   /** Forwards nothing more, either way, dropping nothing: a server that stopped answering. */
   stall(): void;
@@ -70,7 +70,7 @@ export async function startTcpProxy(
     cut: stop,
     restore: async () => {
       stalled = false;
-      await listen();
+      if (!server) await listen();
     },
     stall,
     close: stop,
