@@ -104,6 +104,23 @@ describe("API keys", () => {
     }
   });
 
+  it("stay out of the logs when sent as a request id or pasted into the path", async () => {
+    const [datasetKey, appKey] = [world.datasetKey, world.apps["advanced-chat"].key];
+    const echoed = await call(server.url, "GET", "/v1/site", {
+      token: appKey,
+      headers: { "X-Request-Id": appKey },
+    });
+    expect(echoed.status).toBe(200);
+    // Not echoed either: a new id instead.
+    expect(echoed.headers.get("x-request-id")).not.toBe(appKey);
+    await call(server.url, "GET", `/v1/${datasetKey}`, { token: datasetKey });
+    await call(server.url, "GET", `/v1/datasets/${datasetKey}/documents`, { token: datasetKey });
+    await call(server.url, "GET", `/v1/datasets/Bearer%20${appKey}`, { token: datasetKey });
+    const logs = server.logText();
+    expect(logs).toContain('"path":"/v1/ds-…"');
+    for (const secret of [datasetKey, appKey]) expect(logs).not.toContain(secret.slice(3));
+  });
+
   it("record when they were last used", async () => {
     const { createHash } = await import("node:crypto");
     const hash = createHash("sha256").update(world.datasetKey).digest("hex");

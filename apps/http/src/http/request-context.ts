@@ -3,16 +3,22 @@ import type { RequestHandler } from "express";
 import type { Logger } from "pino";
 
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
+/** What an API key looks like (`app-…`, `ds-…`), wherever it stands. */
+const KEY_LIKE = /(app|ds)-[A-Za-z0-9]+/g;
+const looksLikeKey = (text: string) => text.search(KEY_LIKE) !== -1;
+/** The path with anything that looks like a key cut to its prefix: a key pasted in a URL stays out of the logs. */
+const withoutKeys = (path: string) => path.replace(KEY_LIKE, "$1-…");
 
 /**
  * Gives each request an id (`res.locals.requestId`, echoed in `X-Request-Id`: the caller's when it
- * is sane, else a new UUID) and logs one line when it ends: method,
- * path without query, status, duration. Never headers or bodies, so never a key.
+ * is sane and not key-like, else a new UUID) and logs one line when it ends: method, path without
+ * query or anything key-like, status, duration. Never headers or bodies, so never a key.
  */
 export function requestContext(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const incoming = req.get("x-request-id");
-    const requestId = incoming && SANE_REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    const requestId =
+      incoming && SANE_REQUEST_ID.test(incoming) && !looksLikeKey(incoming) ? incoming : randomUUID();
     res.locals.requestId = requestId;
     res.setHeader("X-Request-Id", requestId);
     // Below info (as in production at warn), the access line is not even assembled.
@@ -21,7 +27,7 @@ export function requestContext(logger: Logger): RequestHandler {
     res.on("finish", () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       logger.info(
-        { requestId, method: req.method, path: req.path, status: res.statusCode, durationMs },
+        { requestId, method: req.method, path: withoutKeys(req.path), status: res.statusCode, durationMs },
         "request",
       );
     });
