@@ -10,6 +10,7 @@ import { sqliteMigrations } from "./migrations/index.js";
 import { PlannedOnceSqliteDialect } from "./planned-once-dialect.js";
 import { SharedReadTransaction } from "./shared-read-transaction.js";
 import { sqliteFeatures } from "./sqlite-features.js";
+import { ensureWritable, namingTheFile } from "./sqlite-file.js";
 import { sqlitePathOf } from "./sqlite-location.js";
 import { isSqliteUnavailable } from "./sqlite-unavailability.js";
 import { withStatementCache } from "./statement-cache.js";
@@ -62,13 +63,20 @@ export async function openSqliteStore({
   gatherReads = false,
 }: SqliteStoreOptions): Promise<Store> {
   const path = sqlitePathOf(databaseUrl);
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-  const database = new Database(path);
-  database.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
-  database.pragma("journal_mode = WAL");
-  database.pragma(`synchronous = ${synchronous === "full" ? "FULL" : "NORMAL"}`);
-  database.pragma("foreign_keys = ON");
-  database.pragma(`mmap_size = ${Math.trunc(mmapSizeBytes)}`);
+  let database: Database.Database | undefined;
+  try {
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    database = new Database(path);
+    database.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
+    database.pragma("journal_mode = WAL");
+    ensureWritable(database, path, busyTimeoutMs);
+    database.pragma(`synchronous = ${synchronous === "full" ? "FULL" : "NORMAL"}`);
+    database.pragma("foreign_keys = ON");
+    database.pragma(`mmap_size = ${Math.trunc(mmapSizeBytes)}`);
+  } catch (error) {
+    database?.close();
+    throw namingTheFile(path, error);
+  }
 
   // kysely's statements (its transactions among them) run after the shared read transaction ends.
   const reads = new SharedReadTransaction(database, path === ":memory:" ? undefined : realpathSync(path));
