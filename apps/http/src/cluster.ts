@@ -32,7 +32,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   const fork = (): Worker => cluster.fork({ DEMO: "off", WORKERS: "1" });
   cluster.on("exit", (worker, code, signal) => {
     if (stopping) return;
-    logger.error({ pid: worker.process.pid, code, signal }, "worker exited; starting another");
+    logger.error({ workerPid: worker.process.pid, code, signal }, "worker exited; starting another");
     fork();
   });
   let announced = false;

@@ -170,4 +170,23 @@ describe("the server process", () => {
       for (const pid of workerPids) expect(() => process.kill(pid, 0)).toThrow();
     },
   );
+
+  it.runIf(TEST_STORE === "sqlite")(
+    "replaces a worker that dies, logging its pid apart from the primary's",
+    async () => {
+      const server = await spawnServer(workingDirectory(), { WORKERS: "2" });
+      processes.push(server);
+      await server.waitForLine((line) => line.workers === 2);
+      expect((await fetch(`${server.url}/v1/site`)).status).toBe(401);
+      const request = await server.waitForLine((line) => line.msg === "request");
+      const killed = Number(request.pid);
+      expect(killed).not.toBe(server.child.pid);
+      process.kill(killed, "SIGKILL");
+      const replaced = await server.waitForLine((line) => line.msg === "worker exited; starting another");
+      // One `pid` per line (JSON parsers keep one of two): the primary's, as on every line it writes.
+      expect(replaced).toMatchObject({ pid: server.child.pid, workerPid: killed, signal: "SIGKILL" });
+      server.child.kill("SIGTERM");
+      expect((await server.exited).code).toBe(0);
+    },
+  );
 });
