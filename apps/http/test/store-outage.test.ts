@@ -52,6 +52,15 @@ async function spawn(environment: Record<string, string>): Promise<ServerProcess
   return server;
 }
 
+/** A server whose connections to PostgreSQL go through a proxy the test can cut or stall. */
+async function spawnThroughProxy(databaseUrl: string, environment: Record<string, string>) {
+  const proxy = await startTcpProxy({ host: "127.0.0.1", port: Number(new URL(databaseUrl).port || 5432) });
+  cleanups.push(proxy.close);
+  const throughProxy = new URL(databaseUrl);
+  throughProxy.host = `127.0.0.1:${proxy.port}`;
+  return { proxy, server: await spawn({ ...environment, DATABASE_URL: throughProxy.toString() }) };
+}
+
 /** Every response was a 200 or the API's 503 with Retry-After; none was a 500, none was lost. */
 function expectOnlySuccessesAndUnavailables(responses: ApiResponse[], failures: unknown[]) {
   expect(failures).toEqual([]);
@@ -101,15 +110,7 @@ describe.runIf(TEST_STORE === "postgres")("PostgreSQL going away under load", ()
   it("answers 503 while PostgreSQL cannot be reached, logs the outage once, and recovers by itself", async () => {
     const database = await seededDatabase();
     const { world } = database;
-    const proxy = await startTcpProxy({
-      host: "127.0.0.1",
-      port: Number(new URL(database.databaseUrl).port || 5432),
-    });
-    cleanups.push(proxy.close);
-    const throughProxy = new URL(database.databaseUrl);
-    throughProxy.host = `127.0.0.1:${proxy.port}`;
-    const server = await spawn({
-      DATABASE_URL: throughProxy.toString(),
+    const { proxy, server } = await spawnThroughProxy(database.databaseUrl, {
       DATABASE_POOL_MAX: "4",
       DATABASE_CONNECT_TIMEOUT_MS: "500",
     });
@@ -148,15 +149,7 @@ describe.runIf(TEST_STORE === "postgres")("stopping while PostgreSQL does not an
   it("exits within SHUTDOWN_DRAIN_MS + SHUTDOWN_TIMEOUT_MS, though calls still wait for the database", async () => {
     const database = await seededDatabase();
     const { world } = database;
-    const proxy = await startTcpProxy({
-      host: "127.0.0.1",
-      port: Number(new URL(database.databaseUrl).port || 5432),
-    });
-    cleanups.push(proxy.close);
-    const throughProxy = new URL(database.databaseUrl);
-    throughProxy.host = `127.0.0.1:${proxy.port}`;
-    const server = await spawn({
-      DATABASE_URL: throughProxy.toString(),
+    const { proxy, server } = await spawnThroughProxy(database.databaseUrl, {
       DATABASE_POOL_MAX: "2",
       DATABASE_CONNECT_TIMEOUT_MS: "20000",
       DATABASE_STATEMENT_TIMEOUT_MS: "20000",

@@ -1,4 +1,4 @@
-import type { Store } from "@service-api/ports";
+import type { Repositories, Store } from "@service-api/ports";
 import {
   aConversation,
   aDataset,
@@ -51,6 +51,28 @@ async function settledDeadlocks(client: pg.Client): Promise<number> {
     "select deadlocks::int as count from pg_stat_database where datname = current_database()",
   );
   return rows[0].count as number;
+}
+
+/**
+ * A transaction of `store` that does `work` and then stays open, its locks held, until released:
+ * `holding` settles once `work` has, `ended` once the transaction has.
+ */
+function heldTransaction(store: Store, work: (repositories: Repositories) => Promise<unknown>) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let worked = () => {};
+  const holding = new Promise<void>((resolve) => {
+    worked = resolve;
+  });
+  const ended = store.transaction(async (repositories) => {
+    await work(repositories);
+    worked();
+    await released;
+  });
+  // A transaction that fails before it holds ends the wait for it too.
+  return { holding: Promise.race([holding, ended]), release, ended };
 }
 
 /** `work`, run on the first call only; later calls get the first call's promise. */
@@ -362,22 +384,12 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
       const finished: string[] = [];
 
       // A value write to the first document, its transaction held open: it holds the dataset shared.
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let holding = () => {};
-      const writing = new Promise<void>((resolve) => {
-        holding = resolve;
-      });
-      const holder = store.transaction(async ({ metadata: inTransaction }) => {
-        await inTransaction.writeValues(dataset.id, [
+      const holder = heldTransaction(store, ({ metadata: inTransaction }) =>
+        inTransaction.writeValues(dataset.id, [
           { documentId: first.id, replaceAll: false, set: [[kept.id, "1"]], clear: [] },
-        ]);
-        holding();
-        await held;
-      });
-      await writing;
+        ]),
+      );
+      await holder.holding;
       let deleting: Promise<boolean> | undefined;
       let later: Promise<unknown> | undefined;
       try {
@@ -404,8 +416,8 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
         await expect.poll(waitingForLocks).toBe(2);
         expect(finished).toEqual([]);
       } finally {
-        release();
-        await Promise.all([holder, deleting, later]);
+        holder.release();
+        await Promise.all([holder.ended, deleting, later]);
       }
       expect(await deleting).toBe(true);
       expect(finished).toEqual(["delete", "write"]);
@@ -417,29 +429,17 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
 
   it("creates a field while another write holds the dataset alone: its lock leaves the key to others", () =>
     withStoreAndOther(async ({ store, dataset }) => {
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let holding = () => {};
-      const locked = new Promise<void>((resolve) => {
-        holding = resolve;
-      });
-      const holder = store.transaction(async ({ datasets }) => {
-        await datasets.lockForUpdate(dataset.id);
-        holding();
-        await held;
-      });
+      const holder = heldTransaction(store, ({ datasets }) => datasets.lockForUpdate(dataset.id));
       try {
-        await locked;
+        await holder.holding;
         // The new field's foreign key locks the dataset's key (`FOR KEY SHARE`), which `FOR UPDATE`
         // would hold back until the other write ends.
         const field = aMetadataField(dataset.id, { name: "meanwhile" });
         const waited = new Promise((resolve) => setTimeout(resolve, 3_000, "still waiting"));
         expect(await Promise.race([store.repositories.metadata.createField(field), waited])).toBe(true);
       } finally {
-        release();
-        await holder;
+        holder.release();
+        await holder.ended;
       }
     }));
 
