@@ -1,6 +1,6 @@
 import express, { type Express, Router } from "express";
 import type { DependencyContainer } from "tsyringe";
-import { openApiDocument } from "./api/openapi.js";
+import { serializedOpenApiDocument } from "./api/openapi.js";
 import type { Operation } from "./api/operation.js";
 import { registerOperations } from "./api/register-operations.js";
 import type { Family } from "./families/family.js";
@@ -20,7 +20,10 @@ export function serviceApiOperations(container: DependencyContainer): Operation[
   );
 }
 
-/** The API's routes over a container, as mounted at `/v1`, with `GET /openapi.json` describing them. */
+/**
+ * The API's routes over a container, to mount at `/v1` or wherever a host wants them, with
+ * `GET /openapi.json` describing them where they are mounted.
+ */
 export function serviceApiRoutes(container: DependencyContainer): Router {
   return apiRoutes(container, "");
 }
@@ -34,11 +37,13 @@ function apiRoutes(container: DependencyContainer, prefix: string): Router {
   const router = Router({ caseSensitive: true, strict: false });
   router.use(ServerMetrics.markRouteBase);
   const operations = serviceApiOperations(container);
-  const document = JSON.stringify(openApiDocument(operations));
+  const documentAt = serializedOpenApiDocument(operations);
   router
     .route(`${prefix}/openapi.json`)
-    .get((_req, res) => {
-      res.writeHead(200, { "Content-Type": "application/json; charset=utf-8" }).end(document);
+    .get((req, res) => {
+      // The paths are relative to where the routes are mounted: `/v1` in the standalone app.
+      const serverUrl = `${req.baseUrl}${prefix}` || "/";
+      res.writeHead(200, { "Content-Type": "application/json; charset=utf-8" }).end(documentAt(serverUrl));
     })
     .all(methodNotAllowed(["GET", "HEAD"]));
   registerOperations(

@@ -8,16 +8,22 @@ import type {
 } from "@service-api/application";
 import type { Store } from "@service-api/ports";
 import type { ExportData, ImportData, IssueApiKey, RevokeApiKey } from "@service-api/provisioning";
-import type { PostgresPoolOptions, PostgresTuning, SqliteTuning } from "@service-api/stores";
-import { openStore } from "@service-api/stores";
+import {
+  openStore,
+  type PostgresPoolOptions,
+  type PostgresTuning,
+  type SqliteTuning,
+  type StoreOptions,
+} from "@service-api/stores";
 import { type Router as ExpressRouter, Router } from "express";
 import type { Logger } from "pino";
 import type { DependencyContainer } from "tsyringe";
 import { serviceApiRoutes } from "./app.js";
-import { loadConfig } from "./config.js";
+import { type Config, loadConfig } from "./config.js";
 import { createContainer } from "./container.js";
 import { FAMILIES } from "./families/index.js";
-import { errorHandler } from "./http/error-handler.js";
+import { errorHandler, RETRY_AFTER_SECONDS } from "./http/error-handler.js";
+import { RetryingOpener } from "./lifecycle/retrying-opener.js";
 import { createLogger } from "./logger.js";
 import { StoreOutage } from "./observability/store-outage.js";
 import * as tokens from "./tokens.js";
@@ -63,18 +69,40 @@ export interface ServiceApi extends FamilyUseCases {
   close(): Promise<void>;
 }
 
-/** Opens the store and builds every use case, for a Node service that calls them directly. */
-export async function openServiceApi(options: ServiceApiOptions = {}): Promise<ServiceApi> {
+/** What opening needs, checked and built from the options before anything opens. */
+interface ServiceApiSettings {
+  config: Config;
+  storeOptions: StoreOptions;
+  logger: Logger;
+  /** One for every attempt to open and for the store that opens: one outage, logged once. */
+  outage: StoreOutage;
+}
+
+/**
+ * The options, checked: a bad one throws here (a `ConfigError`), before anything is opened. The
+ * one place that checks them, for `openServiceApi` and `createServiceApiRouter` alike.
+ */
+function checkedSettings(options: ServiceApiOptions): ServiceApiSettings {
   const config = loadConfig({ DATABASE_URL: options.databaseUrl, FILES_URL: options.filesUrl, DEMO: "off" });
   const logger = options.logger ?? createLogger("warn");
   const outage = new StoreOutage(logger);
-  const store = await openStore({
+  const storeOptions: StoreOptions = {
     databaseUrl: config.databaseUrl,
     pool: { ...config.pool, ...options.pool },
     postgres: { ...config.postgres, ...options.postgres },
     sqlite: { ...config.sqlite, ...options.sqlite },
     monitor: outage,
-  });
+  };
+  return { config, storeOptions, logger, outage };
+}
+
+/** Opens the store and builds every use case, for a Node service that calls them directly. */
+export async function openServiceApi(options: ServiceApiOptions = {}): Promise<ServiceApi> {
+  return openWith(checkedSettings(options));
+}
+
+async function openWith({ config, storeOptions, logger, outage }: ServiceApiSettings): Promise<ServiceApi> {
+  const store = await openStore(storeOptions);
   const container = createContainer(config, store, logger, { outage });
   const families = Object.fromEntries(
     FAMILIES.map((family) => [family.name, container.resolve(family.token as never)]),
@@ -97,34 +125,48 @@ export async function openServiceApi(options: ServiceApiOptions = {}): Promise<S
   };
 }
 
-/** A router to mount in another Express app; requests wait until the store is open. */
+/** A router to mount in another Express app; a request that comes while the store is opening waits for it. */
 export interface ServiceApiRouter extends ExpressRouter {
-  /** Resolves once the store is open (rejects if it cannot be). */
+  /**
+   * The first attempt to open the store: resolves once it is open; rejects with its error if it
+   * could not be (the router then answers 503 and tries again on a request a second later).
+   */
   ready: Promise<void>;
-  /** Closes the store. */
+  /** Closes the store (once any attempt under way has ended); requests after it answer 503. */
   close(): Promise<void>;
 }
 
 /**
  * The API as an Express router: `app.use("/v1", createServiceApiRouter({ databaseUrl }))`, its
- * OpenAPI document at `openapi.json` within. Errors of its routes answer `{status, code, message}`;
- * other paths fall through to the host app.
+ * OpenAPI document at `openapi.json` within, describing it where it is mounted. Errors of its
+ * routes answer `{status, code, message}`; other paths fall through to the host app. Throws at
+ * once for a bad option; a store that cannot be opened yet is a 503 with `Retry-After`.
  */
 export function createServiceApiRouter(options: ServiceApiOptions = {}): ServiceApiRouter {
-  const logger = options.logger ?? createLogger("warn");
-  const opening = openServiceApi({ ...options, logger });
-  const router = Router() as ServiceApiRouter;
-  let routes: ExpressRouter | undefined;
-  router.ready = opening.then((api) => {
-    routes = serviceApiRoutes(api.container);
-  });
-  router.ready.catch((error: unknown) =>
-    logger.error({ err: error }, "service-api could not open its store"),
+  const settings = checkedSettings(options);
+  const opener = new RetryingOpener(
+    async () => {
+      const api = await openWith(settings);
+      try {
+        return { routes: serviceApiRoutes(api.container), close: () => api.close() };
+      } catch (error) {
+        await api.close();
+        throw error;
+      }
+    },
+    { backOffMs: RETRY_AFTER_SECONDS * 1000, monitor: settings.outage },
   );
+  const router = Router() as ServiceApiRouter;
+  router.ready = opener.first.then(() => undefined);
+  // Heard here, so that a host that never awaits it is not ended by an unhandled rejection.
+  router.ready.catch(() => {});
   router.use((req, res, next) => {
-    router.ready.then(() => routes!(req, res, next), next);
+    const opened = opener.opened;
+    if (opened) return opened.routes(req, res, next);
+    // A rejection (503: not open yet, or closed) Express hands to the error handler below.
+    return opener.get().then((api) => api.routes(req, res, next));
   });
-  router.use(errorHandler(logger));
-  router.close = async () => (await opening).close();
+  router.use(errorHandler(settings.logger));
+  router.close = () => opener.close();
   return router;
 }

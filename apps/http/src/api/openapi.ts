@@ -86,8 +86,11 @@ function operationObject(operation: Operation): Json {
   };
 }
 
-/** The OpenAPI 3.1 document of these operations, generated from the schemas the routes parse with. */
-export function openApiDocument(operations: Operation[]): Json {
+/**
+ * The OpenAPI 3.1 document of these operations, generated from the schemas the routes parse with;
+ * its paths are relative to `serverUrl`.
+ */
+export function openApiDocument(operations: Operation[], serverUrl: string): Json {
   const paths: Record<string, Json> = {};
   for (const operation of operations) {
     paths[operation.path] = { ...paths[operation.path], [operation.method]: operationObject(operation) };
@@ -102,7 +105,7 @@ export function openApiDocument(operations: Operation[]): Json {
         "(`ds-…`), and applications (conversation variables, web app settings, app info) with an app key " +
         "(`app-…`). Every error answers `{status, code, message}`.",
     },
-    servers: [{ url: "/v1" }],
+    servers: [{ url: serverUrl }],
     tags: [...new Set(operations.map((operation) => operation.tag))].map((name) => ({ name })),
     paths,
     components: {
@@ -117,4 +120,19 @@ export function openApiDocument(operations: Operation[]): Json {
       schemas: { Error: jsonSchema(errorBody, "output") },
     },
   };
+}
+
+/** Stands for the server URL in the serialized document, until a request says where it is served. */
+const SERVER_URL_MARK = "\u0000server-url";
+
+/**
+ * The document as JSON, serialized once, for each place it is served from: `serverUrl` gives its
+ * server URL (where the routes are mounted), cheaply, however many places a mount path's
+ * parameters make.
+ */
+export function serializedOpenApiDocument(operations: Operation[]): (serverUrl: string) => string {
+  const [head, tail] = JSON.stringify(openApiDocument(operations, SERVER_URL_MARK)).split(
+    JSON.stringify(SERVER_URL_MARK),
+  );
+  return (serverUrl) => `${head}${JSON.stringify(serverUrl)}${tail}`;
 }

@@ -1,0 +1,237 @@
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Writable } from "node:stream";
+import { TEST_SERVER_URL } from "@service-api/adapters-postgres/testing";
+import { openStore } from "@service-api/stores";
+import express, { type Router } from "express";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  ConfigError,
+  createLogger,
+  createServiceApiRouter,
+  DomainError,
+  InvalidImportError,
+  NotFoundError,
+  openServiceApi,
+  StoreUnavailableError,
+} from "../src/index.js";
+import { CLOSED_MESSAGE } from "../src/lifecycle/retrying-opener.js";
+import { sleep } from "./support/load.js";
+import { seedWorkspace } from "./support/seed.js";
+import { startTcpProxy } from "./support/tcp-proxy.js";
+import { createTestDatabaseUrl, TEST_STORE } from "./support/test-database.js";
+import { startTestServer } from "./support/test-server.js";
+
+const UNAVAILABLE = {
+  status: 503,
+  code: "service_unavailable",
+  message:
+    "The server is temporarily unable to service your request due to maintenance downtime or capacity problems. Please try again later.",
+};
+const UNAUTHORIZED = { status: 401, code: "unauthorized" };
+
+const cleanups: (() => Promise<unknown> | unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+/** A host Express app serving `router` at `mountPath` on an ephemeral port; its base URL. */
+async function host(router: Router, mountPath = "/kb"): Promise<string> {
+  const app = express().use(mountPath, router);
+  app.use((_req, res) => {
+    res.status(404).send("the host's 404");
+  });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+async function get(url: string, key = "app-not-a-key") {
+  const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
+  return {
+    status: response.status,
+    retryAfter: response.headers.get("retry-after"),
+    body: await response.json(),
+  };
+}
+
+/** A logger whose lines the test reads. */
+function capturedLogger() {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(JSON.parse(String(chunk)));
+      done();
+    },
+  });
+  return { logger: createLogger("info", sink), lines };
+}
+
+const temporaryFolder = () => {
+  const folder = mkdtempSync(join(tmpdir(), "service-api-embedded-"));
+  cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
+  return folder;
+};
+
+/** A fresh database of the store under test, seeded; the seeded workspace. */
+async function seededDatabase() {
+  const database = await createTestDatabaseUrl();
+  cleanups.push(database.drop);
+  const store = await openStore({ databaseUrl: database.databaseUrl, pool: { max: 2 } });
+  const world = await seedWorkspace(store.repositories);
+  await store.close();
+  return { databaseUrl: database.databaseUrl, world };
+}
+
+describe("a router whose store cannot be opened", () => {
+  it("answers 503 with Retry-After while PostgreSQL cannot be reached, logs no failed request, and closes", async () => {
+    const { logger, lines } = capturedLogger();
+    const router = createServiceApiRouter({
+      databaseUrl: "postgres://postgres@127.0.0.1:1/service_api",
+      logger,
+    });
+    await expect(router.ready).rejects.toThrow(/ECONNREFUSED/);
+    const base = await host(router);
+    for (let request = 0; request < 3; request += 1)
+      expect(await get(`${base}/kb/site`)).toEqual({ status: 503, retryAfter: "1", body: UNAVAILABLE });
+    expect(lines.map((line) => line.msg)).toEqual(["store unavailable"]);
+    await expect(router.close()).resolves.toBeUndefined();
+    expect(await get(`${base}/kb/site`)).toMatchObject({ status: 503, body: { message: CLOSED_MESSAGE } });
+  });
+
+  it("tries again on a request once a second has passed, and serves from then on", async () => {
+    // A file where the SQLite file's folder should be: nothing opens until it is gone.
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, "data"), "");
+    const { logger, lines } = capturedLogger();
+    const router = createServiceApiRouter({
+      databaseUrl: `file:${join(folder, "data", "kb.sqlite")}`,
+      logger,
+    });
+    cleanups.push(() => router.close());
+    await router.ready.catch(() => {});
+    const base = await host(router);
+    expect(await get(`${base}/kb/site`)).toMatchObject({ status: 503, retryAfter: "1" });
+    rmSync(join(folder, "data"));
+    // Within the back-off: answered without trying.
+    expect(await get(`${base}/kb/site`)).toMatchObject({ status: 503, retryAfter: "1" });
+    await sleep(1100);
+    expect(await get(`${base}/kb/site`)).toMatchObject({ status: 401, body: UNAUTHORIZED });
+    expect(await get(`${base}/kb/site`)).toMatchObject({ status: 401, body: UNAUTHORIZED });
+    expect(lines.map((line) => line.msg)).toEqual(["store unavailable", "store available again"]);
+  });
+
+  describe.runIf(TEST_STORE === "postgres")("on PostgreSQL", () => {
+    it("opens once PostgreSQL can be reached again, after answering 503 while it could not", async () => {
+      const { databaseUrl, world } = await seededDatabase();
+      const server = new URL(TEST_SERVER_URL);
+      const proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
+      cleanups.push(() => proxy.close());
+      await proxy.cut();
+      const throughProxy = new URL(databaseUrl);
+      throughProxy.port = String(proxy.port);
+      const router = createServiceApiRouter({
+        databaseUrl: throughProxy.toString(),
+        pool: { connectionTimeoutMs: 1000 },
+        logger: capturedLogger().logger,
+      });
+      cleanups.push(() => router.close());
+      const base = await host(router);
+      const key = world.apps["advanced-chat"].key;
+      expect(await get(`${base}/kb/site`, key)).toEqual({ status: 503, retryAfter: "1", body: UNAVAILABLE });
+      await proxy.restore();
+      await sleep(1100);
+      expect(await get(`${base}/kb/site`, key)).toMatchObject({
+        status: 200,
+        body: { title: "advanced-chat site" },
+      });
+    });
+  });
+
+  it("throws a bad option at once, and openServiceApi rejects it, neither creating the database", async () => {
+    const file = join(temporaryFolder(), "kb.sqlite");
+    expect(() => createServiceApiRouter({ databaseUrl: `file:${file}`, filesUrl: "nope" })).toThrow(
+      ConfigError,
+    );
+    await expect(openServiceApi({ databaseUrl: `file:${file}`, filesUrl: "nope" })).rejects.toThrow(
+      ConfigError,
+    );
+    expect(existsSync(file)).toBe(false);
+  });
+});
+
+describe("a closed router", () => {
+  it("answers requests in flight as usual or 503, and those after it 503 saying it is closed", async () => {
+    const { databaseUrl, world } = await seededDatabase();
+    const router = createServiceApiRouter({ databaseUrl, logger: capturedLogger().logger });
+    const base = await host(router);
+    const key = world.apps["advanced-chat"].key;
+    expect(await get(`${base}/kb/site`, key)).toMatchObject({ status: 200 });
+    const inFlight = Array.from({ length: 20 }, () => get(`${base}/kb/site`, key));
+    await sleep(2);
+    await router.close();
+    const statuses = new Set((await Promise.all(inFlight)).map((answer) => answer.status));
+    expect([...statuses].filter((status) => status !== 200 && status !== 503)).toEqual([]);
+    expect(await get(`${base}/kb/site`, key)).toEqual({
+      status: 503,
+      retryAfter: "1",
+      body: { status: 503, code: "service_unavailable", message: CLOSED_MESSAGE },
+    });
+    await expect(router.close()).resolves.toBeUndefined();
+  });
+});
+
+describe("the router's OpenAPI document", () => {
+  let standalone: Awaited<ReturnType<typeof startTestServer>>;
+  beforeAll(async () => {
+    standalone = await startTestServer();
+  });
+  afterAll(() => standalone.stop());
+
+  it("names where it is mounted as its server, so that generated clients call the right paths", async () => {
+    const router = createServiceApiRouter({ databaseUrl: standalone.databaseUrl });
+    cleanups.push(() => router.close());
+    const serversOf = async (documentUrl: string) =>
+      ((await (await fetch(documentUrl)).json()) as { servers: unknown }).servers;
+    expect(await serversOf(`${await host(router, "/kb")}/kb/openapi.json`)).toEqual([{ url: "/kb" }]);
+    expect(await serversOf(`${await host(router, "/")}/openapi.json`)).toEqual([{ url: "/" }]);
+    const nested = express.Router().use("/kb", router);
+    expect(await serversOf(`${await host(nested, "/api")}/api/kb/openapi.json`)).toEqual([
+      { url: "/api/kb" },
+    ]);
+  });
+
+  it("mounted at /v1, is the very document the standalone server serves, whose server stays /v1", async () => {
+    const router = createServiceApiRouter({ databaseUrl: standalone.databaseUrl });
+    cleanups.push(() => router.close());
+    const base = await host(router, "/v1");
+    const served = await (await fetch(`${standalone.url}/v1/openapi.json`)).text();
+    expect(JSON.parse(served).servers).toEqual([{ url: "/v1" }]);
+    expect(await (await fetch(`${base}/v1/openapi.json`)).text()).toBe(served);
+  });
+});
+
+describe("the errors an embedder tests with instanceof", () => {
+  it("are exported, and are what direct calls throw", async () => {
+    const { databaseUrl, world } = await seededDatabase();
+    const api = await openServiceApi({ databaseUrl });
+    const missing = api.getDocument.execute({
+      workspaceId: world.workspace.id,
+      datasetId: world.dataset.id,
+      documentId: globalThis.crypto.randomUUID(),
+      metadata: "only",
+    });
+    await expect(missing).rejects.toBeInstanceOf(NotFoundError);
+    await expect(missing).rejects.toBeInstanceOf(DomainError);
+    await expect(api.importData.execute({ not: "an import file" })).rejects.toBeInstanceOf(
+      InvalidImportError,
+    );
+    await api.close();
+    await expect(
+      api.listMetadataFields.execute({ workspaceId: world.workspace.id, datasetId: world.dataset.id }),
+    ).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+});
