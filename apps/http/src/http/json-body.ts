@@ -1,7 +1,7 @@
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "@service-api/domain";
 import express, { type RequestHandler } from "express";
 import { HttpError, INVALID_JSON, TOO_LARGE } from "./http-error.js";
-import { JSON_MEDIA_TYPE, plainJsonBody } from "./plain-json-body.js";
+import { JSON_MEDIA_TYPE, parseBodyReadByHost, plainJsonBody } from "./plain-json-body.js";
 
 const JSON_TYPE = new RegExp(`${JSON_MEDIA_TYPE}(?:;|$)`, "i");
 /** 1 MB, as body-parser counts it: the 413's message says so. */
@@ -40,11 +40,21 @@ const limitDepth: RequestHandler = (req, _res, next) => {
 const parseAnyBody = express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: () => true });
 
 /**
+ * A body a host app's parser has read already: as bytes or text (`express.raw`, `express.text`), it
+ * is parsed here; as a value (`express.json`), it is taken as is. Any other, body-parser's.
+ */
+const parseOtherBody: RequestHandler = (req, res, next) => {
+  if (Buffer.isBuffer(req.body) || typeof req.body === "string")
+    return next(parseBodyReadByHost(req, BODY_LIMIT_BYTES));
+  parseAnyBody(req, res, next);
+};
+
+/**
  * A JSON body, checked in the reference's order: media type (415), size (413), syntax (400), then
  * nesting (400, deeper than `MAX_JSON_DEPTH`).
  */
 export const jsonBody: RequestHandler[] = [
   requireJsonType,
-  plainJsonBody(BODY_LIMIT_BYTES, parseAnyBody),
+  plainJsonBody(BODY_LIMIT_BYTES, parseOtherBody),
   limitDepth,
 ];

@@ -1,7 +1,7 @@
 import { AsyncResource } from "node:async_hooks";
 import type { IncomingMessage } from "node:http";
 import type { Request, RequestHandler } from "express";
-import { HttpError, INVALID_JSON, REQUEST_ABORTED } from "./http-error.js";
+import { HttpError, INVALID_JSON, REQUEST_ABORTED, TOO_LARGE } from "./http-error.js";
 
 /** `application/json` or a `+json` type, before any parameter. */
 export const JSON_MEDIA_TYPE = String.raw`^\s*application\/(?:[\w.-]+\+)?json\s*`;
@@ -26,6 +26,38 @@ function readsPlainly(request: IncomingMessage, limitBytes: number): boolean {
 function parsedJson(text: string): unknown {
   const json = text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text;
   return json.length === 0 ? {} : JSON.parse(json);
+}
+
+const unsupportedCharset = () => new HttpError(415, "unsupported_media_type", "Unsupported charset.");
+
+/** The charset a content type declares, lower-cased; `utf-8` when it declares none. */
+function charsetOf(contentType: string): string {
+  return /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(contentType)?.[1]?.toLowerCase() ?? "utf-8";
+}
+
+/**
+ * A body a host app's parser read before the router, as bytes (`express.raw`) or text
+ * (`express.text`), parsed into `req.body` by the rules an unread body meets: a JSON charset (415),
+ * the limit (413), JSON syntax (400).
+ */
+export function parseBodyReadByHost(request: Request, limitBytes: number): HttpError | undefined {
+  const body = request.body as Buffer | string;
+  const charset = charsetOf(request.headers["content-type"] ?? "");
+  // body-parser's JSON rule: a JSON text is in a Unicode encoding.
+  if (!charset.startsWith("utf-")) return unsupportedCharset();
+  const size = typeof body === "string" ? Buffer.byteLength(body) : body.length;
+  if (size > limitBytes) return new HttpError(413, "request_entity_too_large", TOO_LARGE);
+  let text: string;
+  try {
+    text = typeof body === "string" ? body : new TextDecoder(charset).decode(body);
+  } catch {
+    return unsupportedCharset();
+  }
+  try {
+    request.body = parsedJson(text);
+  } catch {
+    return new HttpError(400, "bad_request", INVALID_JSON);
+  }
 }
 
 /** The body's bytes, decoded once as UTF-8 (bytes that are not UTF-8 replaced), parsed into `req.body`. */
