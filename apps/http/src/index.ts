@@ -1,3 +1,19 @@
+// The errors use cases throw, for `instanceof`: a call on a closed store throws a StoreUnavailableError.
+export {
+  ArchivedDocumentImmutableError,
+  BadRequestError,
+  DomainError,
+  type ErrorCode,
+  ForbiddenError,
+  InvalidActionError,
+  InvalidMetadataError,
+  InvalidParamError,
+  NotChatAppError,
+  NotFoundError,
+  StoreUnavailableError,
+  UnauthorizedError,
+} from "@service-api/domain";
+export { type ImportIssue, InvalidImportError } from "@service-api/provisioning";
 export * from "./app.js";
 export * from "./config.js";
 export * from "./container.js";
