@@ -113,6 +113,125 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ RATE_LIMIT_PER_KEY: "0" })).toThrow(/RATE_LIMIT_PER_KEY/);
   });
 
+  const MILLISECOND_VARIABLES = [
+    "SHUTDOWN_DRAIN_MS",
+    "SHUTDOWN_TIMEOUT_MS",
+    "HEADERS_TIMEOUT_MS",
+    "REQUEST_TIMEOUT_MS",
+    "RATE_LIMIT_WINDOW_MS",
+    "AUTH_FAILURE_WINDOW_MS",
+  ];
+  const WHOLE_NUMBER_VARIABLES = [
+    ...MILLISECOND_VARIABLES,
+    "PORT",
+    "METRICS_PORT",
+    "RATE_LIMIT_PER_KEY",
+    "AUTH_FAILURE_LIMIT",
+    "WORKERS",
+  ];
+
+  it("refuses a time-out longer than Node's timers hold (2147483647 ms), naming it", () => {
+    const longest = { HEADERS_TIMEOUT_MS: "2147483647", REQUEST_TIMEOUT_MS: "2147483647" };
+    for (const variable of MILLISECOND_VARIABLES) {
+      for (const value of ["2147483648", "3000000000"]) {
+        const load = () => loadConfig({ ...longest, [variable]: value });
+        expect(load).toThrow(ConfigError);
+        expect(load).toThrow(new RegExp(`${variable}: expected a whole number ≥ [01] and ≤ 2147483647`));
+      }
+    }
+    const config = loadConfig(Object.fromEntries(MILLISECOND_VARIABLES.map((name) => [name, "2147483647"])));
+    expect(config.shutdownDrainMs).toBe(2_147_483_647);
+    expect(config.rateLimits.authFailures?.windowMs).toBe(2_147_483_647);
+  });
+
+  it("reads a whole number only from plain decimal digits: spaces, signs, exponents and hex are refused", () => {
+    for (const variable of WHOLE_NUMBER_VARIABLES) {
+      for (const value of [" ", "\t", " 5 ", "5 ", "+5", "-1", "5.0", "1e3", "0x10", "Infinity"]) {
+        const load = () => loadConfig({ [variable]: value });
+        expect(load, `${variable}=${JSON.stringify(value)}`).toThrow(ConfigError);
+        expect(load, `${variable}=${JSON.stringify(value)}`).toThrow(
+          new RegExp(`(^|; |: )${variable}: expected a whole number`),
+        );
+      }
+    }
+    expect(loadConfig({ PORT: "08080", WORKERS: "2" })).toMatchObject({ port: 8080, workers: 2 });
+  });
+
+  it("keeps an empty value unset, but refuses one of only spaces instead of reading it as 0", () => {
+    expect(loadConfig({ AUTH_FAILURE_LIMIT: "" }).rateLimits.authFailures?.limit).toBe(100);
+    expect(loadConfig({ SHUTDOWN_DRAIN_MS: "" }).shutdownDrainMs).toBe(5_000);
+    expect(() => loadConfig({ AUTH_FAILURE_LIMIT: " " })).toThrow(
+      /AUTH_FAILURE_LIMIT: expected a whole number ≥ 0/,
+    );
+    expect(() => loadConfig({ PORT: " " })).toThrow(/PORT: expected a whole number ≥ 0 and ≤ 65535/);
+    expect(() => loadConfig({ SHUTDOWN_DRAIN_MS: " " })).toThrow(
+      /SHUTDOWN_DRAIN_MS: expected a whole number/,
+    );
+  });
+
+  it("refuses a TRUST_PROXY that Express's trust proxy would refuse, naming it", () => {
+    const refusals: [string, RegExp][] = [
+      ["garbage", /\(invalid IP address: garbage\)/],
+      ["10.0.0.0/99", /\(invalid range on address: 10.0.0.0\/99\)/],
+      ["-1", /\(invalid IP address: -1\)/],
+      ["TRUE", /\(invalid IP address: TRUE\)/],
+      ["127.1", /\(invalid IP address: 127.1\)/],
+      [" ", /\(an empty entry\)/],
+      ["loopback,", /\(an empty entry\)/],
+      ["99999999999999999999", /\(too many hops\)/],
+    ];
+    for (const [value, detail] of refusals) {
+      const load = () => loadConfig({ TRUST_PROXY: value });
+      expect(load, value).toThrow(ConfigError);
+      expect(load, value).toThrow(
+        /^Invalid configuration: TRUST_PROXY: expected true, false, a number of hops, or /,
+      );
+      expect(load, value).toThrow(detail);
+    }
+    for (const value of ["loopback, linklocal, uniquelocal", "::1", "fe80::/10", "10.0.0.1/255.0.0.0"])
+      expect(loadConfig({ TRUST_PROXY: value }).trustProxy).toBe(value);
+  });
+
+  it("refuses a number of hops with spaces or in a list, which Express would take for an IPv4 address", () => {
+    for (const value of ["2 ", " 2", "1,2", "loopback, 2", "0x10"])
+      expect(() => loadConfig({ TRUST_PROXY: value }), value).toThrow(
+        /TRUST_PROXY: expected .*\(a number of hops is digits alone, not an address\)/,
+      );
+    expect(loadConfig({ TRUST_PROXY: "0" }).trustProxy).toBe(0);
+  });
+
+  it("refuses METRICS_PORT on the server's own port and interface, naming both", () => {
+    for (const environment of [
+      { METRICS_PORT: "5001" },
+      { PORT: "9464", METRICS_PORT: "9464" },
+      { PORT: "9464", METRICS_PORT: "9464", HOST: "127.0.0.1", METRICS_HOST: "127.0.0.1" },
+      { PORT: "9464", METRICS_PORT: "9464", HOST: "127.0.0.1", METRICS_HOST: "0.0.0.0" },
+      { PORT: "9464", METRICS_PORT: "9464", HOST: "::", METRICS_HOST: "::1" },
+    ]) {
+      const load = () => loadConfig(environment);
+      expect(load).toThrow(ConfigError);
+      expect(load).toThrow(/METRICS_PORT: must differ from PORT \(both \d+ on the same interface\)/);
+    }
+    expect(loadConfig({ PORT: "0", METRICS_PORT: "0" }).metrics).toEqual({ port: 0, host: "0.0.0.0" });
+    expect(
+      loadConfig({ PORT: "9464", METRICS_PORT: "9464", HOST: "10.0.0.5", METRICS_HOST: "127.0.0.1" }).metrics,
+    ).toEqual({ port: 9464, host: "127.0.0.1" });
+  });
+
+  it("refuses a HOST or METRICS_HOST that is only spaces or holds one, without resolving names", () => {
+    for (const variable of ["HOST", "METRICS_HOST"]) {
+      for (const value of [" ", "\t", " 127.0.0.1", "127.0.0.1 ", "my host"]) {
+        const load = () => loadConfig({ METRICS_PORT: "9464", [variable]: value });
+        expect(load, `${variable}=${JSON.stringify(value)}`).toThrow(ConfigError);
+        expect(load, `${variable}=${JSON.stringify(value)}`).toThrow(
+          new RegExp(`(^|; |: )${variable}: expected an address or host name, without spaces`),
+        );
+      }
+    }
+    expect(loadConfig({ HOST: "" }).host).toBe("0.0.0.0");
+    expect(loadConfig({ HOST: "nonexistent.invalid" }).host).toBe("nonexistent.invalid");
+  });
+
   it("brackets an IPv6 host in the default files URL", () => {
     expect(loadConfig({ HOST: "::1", PORT: "9" }).filesUrl).toBe("http://[::1]:9");
   });

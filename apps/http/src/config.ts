@@ -5,31 +5,57 @@ import {
   StoreEnvironmentError,
   storeOptionsFromEnvironment,
 } from "@service-api/stores";
+import express from "express";
 import { z } from "zod";
 import type { RateLimitSettings } from "./rate-limits/rate-limits.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
+/** Node's timers take at most 2^31−1 ms: a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * Plain decimal digits, nothing else: no sign, point, exponent, `0x` or surrounding spaces
+ * (`Number` would read `" "` as 0 and `"1e3"` as 1000).
+ */
+const DIGITS = /^\d+$/;
+
+function wholeNumber(minimum: number, maximum?: number) {
+  return z.string().transform((raw, context) => {
+    const value = Number(raw);
+    if (DIGITS.test(raw) && Number.isSafeInteger(value) && value >= minimum && value <= (maximum ?? value))
+      return value;
+    const bound = maximum === undefined ? "" : ` and ≤ ${maximum}`;
+    context.addIssue({ code: "custom", message: `expected a whole number ≥ ${minimum}${bound}` });
+    return z.NEVER;
+  });
+}
+
+const milliseconds = (minimum: number) => wholeNumber(minimum, MAX_TIMER_MS);
+
+/** An address or a name to resolve when listening; resolving is the listener's. */
+const host = z.string().regex(/^\S+$/, "expected an address or host name, without spaces");
+
 const environmentSchema = z.object({
-  PORT: z.coerce.number().int().min(0).max(65535).default(5001),
-  HOST: z.string().min(1).default("0.0.0.0"),
+  PORT: wholeNumber(0, 65535).default(5001),
+  HOST: host.default("0.0.0.0"),
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
   FILES_URL: z.url().optional(),
-  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).default(10_000),
-  SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).default(5_000),
-  HEADERS_TIMEOUT_MS: z.coerce.number().int().min(1).default(10_000),
-  REQUEST_TIMEOUT_MS: z.coerce.number().int().min(1).default(30_000),
-  RATE_LIMIT_PER_KEY: z.coerce.number().int().min(1).optional(),
-  RATE_LIMIT_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
-  AUTH_FAILURE_LIMIT: z.coerce.number().int().min(0).default(100),
-  AUTH_FAILURE_WINDOW_MS: z.coerce.number().int().min(1).default(60_000),
+  SHUTDOWN_TIMEOUT_MS: milliseconds(0).default(10_000),
+  SHUTDOWN_DRAIN_MS: milliseconds(0).default(5_000),
+  HEADERS_TIMEOUT_MS: milliseconds(1).default(10_000),
+  REQUEST_TIMEOUT_MS: milliseconds(1).default(30_000),
+  RATE_LIMIT_PER_KEY: wholeNumber(1).optional(),
+  RATE_LIMIT_WINDOW_MS: milliseconds(1).default(60_000),
+  AUTH_FAILURE_LIMIT: wholeNumber(0).default(100),
+  AUTH_FAILURE_WINDOW_MS: milliseconds(1).default(60_000),
   REDIS_URL: z.url({ protocol: /^rediss?$/, error: "expected a redis:// or rediss:// URL" }).optional(),
-  TRUST_PROXY: z.string().optional(),
-  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
-  METRICS_HOST: z.string().min(1).optional(),
+  TRUST_PROXY: z.string().transform(trustProxyOf).default(false),
+  METRICS_PORT: wholeNumber(0, 65535).optional(),
+  METRICS_HOST: host.optional(),
   NODE_ENV: z.string().optional(),
   DEMO: z.enum(["auto", "off"]).default("auto"),
-  WORKERS: z.coerce.number().int().min(1).max(64).default(1),
+  WORKERS: wholeNumber(1, 64).default(1),
 });
 
 /** The server's settings, read once from the environment. */
@@ -93,10 +119,10 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     if (!(error instanceof StoreEnvironmentError)) throw error;
     problems.push(error.message);
   }
-  if (!parsed.success || !store) throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+  if (parsed.success) problems.push(...conflictsIn(parsed.data));
+  if (!parsed.success || !store || problems.length > 0)
+    throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
   const data = parsed.data;
-  if (data.HEADERS_TIMEOUT_MS > data.REQUEST_TIMEOUT_MS)
-    throw new ConfigError("Invalid configuration: HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS");
   const { PORT, HOST, LOG_LEVEL, FILES_URL, SHUTDOWN_TIMEOUT_MS, NODE_ENV, DEMO, WORKERS } = data;
   return {
     port: PORT,
@@ -120,7 +146,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
         : undefined,
       redisUrl: data.REDIS_URL,
     },
-    trustProxy: trustProxyOf(data.TRUST_PROXY),
+    trustProxy: data.TRUST_PROXY,
     metrics:
       data.METRICS_PORT === undefined
         ? undefined
@@ -130,15 +156,56 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
   };
 }
 
-/** `TRUST_PROXY` as Express takes it: `true`/`false`, a number of hops, or addresses and subnets. */
-function trustProxyOf(value: string | undefined): boolean | number | string {
-  if (value === undefined || value === "false") return false;
+/** Settings each valid alone that cannot go together. */
+function conflictsIn(data: z.infer<typeof environmentSchema>): string[] {
+  const problems: string[] = [];
+  if (data.HEADERS_TIMEOUT_MS > data.REQUEST_TIMEOUT_MS)
+    problems.push("HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS");
+  const metricsHost = data.METRICS_HOST ?? data.HOST;
+  const sameInterface =
+    metricsHost === data.HOST || [metricsHost, data.HOST].some((address) => WILDCARDS.includes(address));
+  if (data.PORT !== 0 && data.METRICS_PORT === data.PORT && sameInterface)
+    problems.push(`METRICS_PORT: must differ from PORT (both ${data.PORT} on the same interface)`);
+  return problems;
+}
+
+/** The addresses that bind every interface. */
+const WILDCARDS = ["0.0.0.0", "::"];
+
+const TRUST_PROXY_EXPECTED =
+  "expected true, false, a number of hops, or comma-separated addresses, subnets, loopback, linklocal or uniquelocal";
+
+/**
+ * `TRUST_PROXY` as Express takes it: `true`/`false`, a number of hops, or addresses and subnets,
+ * refused here when Express's `trust proxy` setting would refuse it at start. A number inside a
+ * list, or with spaces, is refused too: Express would read it as an IPv4 address (`2` as 0.0.0.2).
+ */
+function trustProxyOf(value: string, context: z.RefinementCtx): boolean | number | string {
   if (value === "true") return true;
-  return /^\d+$/.test(value) ? Number(value) : value;
+  if (value === "false") return false;
+  const hops = Number(value);
+  if (DIGITS.test(value) && Number.isSafeInteger(hops)) return hops;
+  const entries = value.split(",").map((entry) => entry.trim());
+  let problem: string | undefined;
+  if (DIGITS.test(value)) problem = "too many hops";
+  else if (entries.includes("")) problem = "an empty entry";
+  else if (entries.some((entry) => /^(\d+|0x[\da-f]+)$/i.test(entry)))
+    problem = "a number of hops is digits alone, not an address";
+  else
+    try {
+      // Express's own setting (proxy-addr's compile, on the comma-separated entries): what it
+      // refuses here, app.ts would refuse at start, without naming the variable.
+      express().set("trust proxy", value);
+    } catch (error) {
+      problem = error instanceof Error ? error.message : String(error);
+    }
+  if (problem === undefined) return value;
+  context.addIssue({ code: "custom", message: `${TRUST_PROXY_EXPECTED} (${problem})` });
+  return z.NEVER;
 }
 
 /** A host a client can use: the loopback name for a wildcard bind, brackets for IPv6. */
 export function publicHostOf(host: string): string {
-  if (host === "0.0.0.0" || host === "::") return "localhost";
+  if (WILDCARDS.includes(host)) return "localhost";
   return host.includes(":") ? `[${host}]` : host;
 }

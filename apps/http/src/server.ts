@@ -136,7 +136,8 @@ function settledBy(deadline: number, work: Promise<unknown>, late: () => void): 
         late();
         resolve();
       },
-      Math.max(0, deadline - performance.now()),
+      // Past 2^31 − 1 ms, Node's timer would fire at once.
+      Math.min(Math.max(0, deadline - performance.now()), 2_147_483_647),
     );
     work.then(
       () => {
