@@ -9,6 +9,7 @@ import type {
 import type { Store } from "@service-api/ports";
 import type { ExportData, ImportData, IssueApiKey, RevokeApiKey } from "@service-api/provisioning";
 import {
+  checkStoreOptions,
   openStore,
   type PostgresPoolOptions,
   type PostgresTuning,
@@ -79,10 +80,14 @@ interface ServiceApiSettings {
 }
 
 /**
- * The options, checked: a bad one throws here (a `ConfigError`), before anything is opened. The
+ * The options, checked: a bad one throws here (a `StoreOptionsError` or a `ConfigError`), before
+ * anything is opened. The
  * one place that checks them, for `openServiceApi` and `createServiceApiRouter` alike.
  */
 function checkedSettings(options: ServiceApiOptions): ServiceApiSettings {
+  // As given (an empty databaseUrl too, which the environment's rules read as unset).
+  const { databaseUrl, pool, postgres, sqlite } = options;
+  checkStoreOptions({ databaseUrl, pool, postgres, sqlite });
   const config = loadConfig({ DATABASE_URL: options.databaseUrl, FILES_URL: options.filesUrl, DEMO: "off" });
   const logger = options.logger ?? createLogger("warn");
   const outage = new StoreOutage(logger);

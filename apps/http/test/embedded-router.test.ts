@@ -1,10 +1,10 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Writable } from "node:stream";
 import { TEST_SERVER_URL } from "@service-api/adapters-postgres/testing";
-import { openStore } from "@service-api/stores";
+import { openStore, StoreOptionsError } from "@service-api/stores";
 import express, { type Router } from "express";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -15,6 +15,7 @@ import {
   InvalidImportError,
   NotFoundError,
   openServiceApi,
+  type ServiceApiOptions,
   StoreUnavailableError,
 } from "../src/index.js";
 import { CLOSED_MESSAGE } from "../src/lifecycle/retrying-opener.js";
@@ -160,6 +161,25 @@ describe("a router whose store cannot be opened", () => {
       ConfigError,
     );
     expect(existsSync(file)).toBe(false);
+  });
+
+  it("throws a store option no store can take at once, naming it as given", async () => {
+    const folder = temporaryFolder();
+    const refused: [ServiceApiOptions, string][] = [
+      [{ databaseUrl: `file:${join(folder, "kb.sqlite")}`, pool: { max: -1 } }, "pool.max"],
+      [{ databaseUrl: "mysql://kb:s3cret@db.internal/kb" }, "not a mysql: URL"],
+      [{ databaseUrl: "" }, "not an empty string"],
+      [
+        { databaseUrl: `file:${join(folder, "kb.sqlite")}`, sqlite: { busyTimeoutMs: -5 } },
+        "sqlite.busyTimeoutMs",
+      ],
+    ];
+    for (const [options, named] of refused) {
+      expect(() => createServiceApiRouter(options)).toThrow(StoreOptionsError);
+      expect(() => createServiceApiRouter(options)).toThrow(named);
+      await expect(openServiceApi(options)).rejects.toThrow(named);
+    }
+    expect(readdirSync(folder)).toEqual([]);
   });
 });
 

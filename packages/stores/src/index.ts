@@ -1,2 +1,3 @@
+export * from "./check-store-options.js";
 export * from "./open-store.js";
 export * from "./store-environment.js";

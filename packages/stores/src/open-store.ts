@@ -7,11 +7,16 @@ import {
 } from "@service-api/adapters-postgres";
 import { DEFAULT_DATABASE_URL, openSqliteStore, type SqliteStoreOptions } from "@service-api/adapters-sqlite";
 import type { Store, StoreMonitor } from "@service-api/ports";
+import { checkStoreOptions } from "./check-store-options.js";
 
 export type StoreKind = "postgres" | "sqlite";
 
 export interface StoreOptions {
-  /** `postgres://…` for PostgreSQL; a path or `file:` URL for SQLite. Default: the SQLite file under ./data. */
+  /**
+   * `postgres://…` or `postgresql://…` for PostgreSQL; a path or `file:` URL for SQLite. Any other
+   * scheme (`mysql://`, `sqlite:`, …) and the empty string are refused; a file whose name starts
+   * with a word and a colon is written `./name:…`. Default: the SQLite file under ./data.
+   */
   databaseUrl?: string;
   /** Pool bounds, for PostgreSQL. */
   pool?: Partial<PostgresPoolOptions>;
@@ -43,22 +48,24 @@ export function storeKindOf(databaseUrl: string): StoreKind {
   return isPostgresUrl(databaseUrl) ? "postgres" : "sqlite";
 }
 
-/** Opens the store a database URL names, with its migrations applied. */
-export function openStore({
-  databaseUrl = DEFAULT_DATABASE_URL,
-  pool,
-  sqlite,
-  postgres: { fieldCountFoldMs } = {},
-  monitor,
-}: StoreOptions = {}): Promise<Store> {
+/**
+ * Opens the store a database URL names, with its migrations applied. Bad options (see
+ * `checkStoreOptions`) reject with a `StoreOptionsError` before anything connects or touches the disk.
+ */
+export async function openStore(options: StoreOptions = {}): Promise<Store> {
+  checkStoreOptions(options);
+  const { databaseUrl = DEFAULT_DATABASE_URL, pool = {}, sqlite, postgres = {}, monitor } = options;
+  const { fieldCountFoldMs } = postgres;
   const fieldCountFolding =
     fieldCountFoldMs === undefined ? {} : fieldCountFoldMs === 0 ? false : { intervalMs: fieldCountFoldMs };
+  // A bound given as undefined keeps its default: spread over DEFAULT_POOL, it would replace it.
+  const bounds = Object.fromEntries(Object.entries(pool).filter(([, value]) => value !== undefined));
   return storeKindOf(databaseUrl) === "postgres"
-    ? openPostgresStore({ databaseUrl, pool, monitor, fieldCountFolding })
+    ? openPostgresStore({ databaseUrl, pool: bounds, monitor, fieldCountFolding })
     : openSqliteStore({ ...sqlite, databaseUrl, monitor });
 }
 
 /** A URL safe to log: the password, if any, replaced. */
 export function redactedDatabaseUrl(databaseUrl: string): string {
-  return databaseUrl.replace(/^([a-z]+:\/\/[^:/@]*):[^@/]*@/i, "$1:***@");
+  return databaseUrl.replace(/^([a-z][a-z\d+.-]*:\/\/[^:/@]*):[^@/]*@/i, "$1:***@");
 }

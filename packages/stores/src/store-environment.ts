@@ -1,19 +1,22 @@
-import {
-  DEFAULT_POOL,
-  MAX_FIELD_COUNT_FOLD_INTERVAL_MS,
-  type PostgresPoolOptions,
-} from "@service-api/adapters-postgres";
-import {
-  DEFAULT_DATABASE_URL,
-  SQLITE_SYNCHRONOUS,
-  type SqliteSynchronous,
-} from "@service-api/adapters-sqlite";
+import { DEFAULT_POOL, type PostgresPoolOptions } from "@service-api/adapters-postgres";
+import { DEFAULT_DATABASE_URL, type SqliteSynchronous } from "@service-api/adapters-sqlite";
 import {
   DEFAULT_POSTGRES_TUNING,
   type PostgresTuning,
   type SqliteTuning,
   type StoreOptions,
 } from "./open-store.js";
+import {
+  databaseUrlProblem,
+  EXPECTED_SYNCHRONOUS,
+  expectedWholeNumber,
+  isSqliteSynchronous,
+  isWholeNumberWithin,
+  POOL_RULES,
+  POSTGRES_RULES,
+  SQLITE_RULES,
+  type WholeNumberRule,
+} from "./store-option-rules.js";
 
 /** The environment variables of the store, with the pool bound each one sets. */
 const POOL_VARIABLES: Record<string, keyof PostgresPoolOptions> = {
@@ -24,14 +27,17 @@ const POOL_VARIABLES: Record<string, keyof PostgresPoolOptions> = {
   DATABASE_NAMED_STATEMENTS: "namedStatements",
 };
 
+/** Plain decimal digits: no sign, point, exponent, `0x` or spaces (`Number` would read `" "` as 0). */
+const DIGITS = /^\d+$/;
+
 export class StoreEnvironmentError extends Error {}
 
 /**
  * `DATABASE_URL`, the pool bounds (`DATABASE_POOL_MAX`, `DATABASE_CONNECT_TIMEOUT_MS`,
  * `DATABASE_STATEMENT_TIMEOUT_MS`, `DATABASE_IDLE_TIMEOUT_MS`, `DATABASE_NAMED_STATEMENTS`), PostgreSQL's
  * `DATABASE_FIELD_COUNT_FOLD_MS` (0: never) and SQLite's `SQLITE_MMAP_SIZE` (bytes),
- * `SQLITE_BUSY_TIMEOUT_MS` and `SQLITE_SYNCHRONOUS` (`normal` or `full`) from an environment.
- * Empty means unset.
+ * `SQLITE_BUSY_TIMEOUT_MS` and `SQLITE_SYNCHRONOUS` (`normal` or `full`, in any case) from an
+ * environment, by the rules `checkStoreOptions` applies to options given in code. Empty means unset.
  */
 export function storeOptionsFromEnvironment(environment: Record<string, string | undefined>): StoreOptions & {
   databaseUrl: string;
@@ -40,36 +46,34 @@ export function storeOptionsFromEnvironment(environment: Record<string, string |
   sqlite: Required<SqliteTuning>;
 } {
   const problems: string[] = [];
-  const wholeNumber = (variable: string, minimum: number, fallback: number, maximum?: number) => {
+  const databaseUrl = environment.DATABASE_URL || DEFAULT_DATABASE_URL;
+  const urlProblem = databaseUrlProblem(databaseUrl);
+  if (urlProblem) problems.push(`DATABASE_URL: ${urlProblem}`);
+  const wholeNumber = (variable: string, rule: WholeNumberRule, fallback: number) => {
     const raw = environment[variable];
     if (raw === undefined || raw === "") return fallback;
     const value = Number(raw);
-    if (Number.isSafeInteger(value) && value >= minimum && (maximum === undefined || value <= maximum))
-      return value;
-    problems.push(
-      `${variable}: expected a whole number ≥ ${minimum}${maximum === undefined ? "" : ` and ≤ ${maximum}`}`,
-    );
+    if (DIGITS.test(raw) && isWholeNumberWithin(value, rule)) return value;
+    problems.push(`${variable}: ${expectedWholeNumber(rule)}`);
     return fallback;
   };
   const pool = { ...DEFAULT_POOL };
   for (const [variable, bound] of Object.entries(POOL_VARIABLES))
-    pool[bound] = wholeNumber(variable, bound === "max" ? 1 : 0, pool[bound]);
+    pool[bound] = wholeNumber(variable, POOL_RULES[bound], pool[bound]);
   const postgres = {
     fieldCountFoldMs: wholeNumber(
       "DATABASE_FIELD_COUNT_FOLD_MS",
-      0,
+      POSTGRES_RULES.fieldCountFoldMs,
       DEFAULT_POSTGRES_TUNING.fieldCountFoldMs,
-      MAX_FIELD_COUNT_FOLD_INTERVAL_MS,
     ),
   };
   const synchronous = (environment.SQLITE_SYNCHRONOUS || "normal").toLowerCase();
-  if (!(SQLITE_SYNCHRONOUS as readonly string[]).includes(synchronous))
-    problems.push(`SQLITE_SYNCHRONOUS: expected ${SQLITE_SYNCHRONOUS.join(" or ")}`);
+  if (!isSqliteSynchronous(synchronous)) problems.push(`SQLITE_SYNCHRONOUS: ${EXPECTED_SYNCHRONOUS}`);
   const sqlite = {
-    mmapSizeBytes: wholeNumber("SQLITE_MMAP_SIZE", 0, 0),
-    busyTimeoutMs: wholeNumber("SQLITE_BUSY_TIMEOUT_MS", 0, 5000),
+    mmapSizeBytes: wholeNumber("SQLITE_MMAP_SIZE", SQLITE_RULES.mmapSizeBytes, 0),
+    busyTimeoutMs: wholeNumber("SQLITE_BUSY_TIMEOUT_MS", SQLITE_RULES.busyTimeoutMs, 5000),
     synchronous: synchronous as SqliteSynchronous,
   };
   if (problems.length > 0) throw new StoreEnvironmentError(problems.join("; "));
-  return { databaseUrl: environment.DATABASE_URL || DEFAULT_DATABASE_URL, pool, postgres, sqlite };
+  return { databaseUrl, pool, postgres, sqlite };
 }

@@ -1,0 +1,89 @@
+import {
+  isPostgresUrl,
+  MAX_FIELD_COUNT_FOLD_INTERVAL_MS,
+  type PostgresPoolOptions,
+} from "@service-api/adapters-postgres";
+import { SQLITE_SYNCHRONOUS, sqlitePathOf } from "@service-api/adapters-sqlite";
+import type { PostgresTuning, SqliteTuning } from "./open-store.js";
+
+// The rules the options given in code (checkStoreOptions) and the environment
+// (storeOptionsFromEnvironment) share; each names its options its own way around "expected …".
+
+/** Node's timers hold at most 2^31 − 1 ms (past it they fire after 1 ms); so do PostgreSQL's. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** A whole number from `minimum` to `maximum` (without one, to the largest safe integer). */
+export interface WholeNumberRule {
+  minimum: number;
+  maximum?: number;
+}
+
+const MILLISECONDS: WholeNumberRule = { minimum: 0, maximum: MAX_TIMER_MS };
+
+export const POOL_RULES: Record<keyof PostgresPoolOptions, WholeNumberRule> = {
+  max: { minimum: 1 },
+  connectionTimeoutMs: MILLISECONDS,
+  statementTimeoutMs: MILLISECONDS,
+  idleTimeoutMs: MILLISECONDS,
+  namedStatements: { minimum: 0 },
+};
+
+/** 0 never folds. */
+export const POSTGRES_RULES: Record<keyof PostgresTuning, WholeNumberRule> = {
+  fieldCountFoldMs: { minimum: 0, maximum: MAX_FIELD_COUNT_FOLD_INTERVAL_MS },
+};
+
+export const SQLITE_RULES: Record<Exclude<keyof SqliteTuning, "synchronous">, WholeNumberRule> = {
+  mmapSizeBytes: { minimum: 0 },
+  busyTimeoutMs: MILLISECONDS,
+};
+
+export function isWholeNumberWithin(value: unknown, { minimum, maximum }: WholeNumberRule): value is number {
+  return (
+    Number.isSafeInteger(value) && (value as number) >= minimum && (value as number) <= (maximum ?? Infinity)
+  );
+}
+
+export function expectedWholeNumber({ minimum, maximum }: WholeNumberRule): string {
+  return `expected a whole number ≥ ${minimum}${maximum === undefined ? "" : ` and ≤ ${maximum}`}`;
+}
+
+export function isSqliteSynchronous(value: unknown): boolean {
+  return (SQLITE_SYNCHRONOUS as readonly unknown[]).includes(value);
+}
+
+export const EXPECTED_SYNCHRONOUS = `expected ${SQLITE_SYNCHRONOUS.join(" or ")}`;
+
+export const EXPECTED_DATABASE_URL =
+  "expected a postgres:// or postgresql:// URL (PostgreSQL), or a path or file: URL (SQLite)";
+
+/** Two characters at least, so that a Windows drive (`C:\…`) stays a path. */
+const SCHEME = /^([a-z][a-z\d+.-]+):/i;
+
+/**
+ * What is wrong with a database URL ("expected …"), or undefined when it names a store. A URL of
+ * another scheme (`mysql://`, `postgresql+psycopg2://`, `jdbc:postgresql://`, a typo) is refused:
+ * read as a path, it would open an empty SQLite file in folders named after it, password included.
+ * Only the scheme is echoed.
+ */
+export function databaseUrlProblem(databaseUrl: string): string | undefined {
+  if (databaseUrl === "") return `${EXPECTED_DATABASE_URL}, not an empty string`;
+  if (databaseUrl.trim() !== databaseUrl) return `${EXPECTED_DATABASE_URL}, without spaces around it`;
+  if (isPostgresUrl(databaseUrl)) return undefined;
+  if (databaseUrl.startsWith("file:"))
+    return namesLocalFile(databaseUrl)
+      ? undefined
+      : `${EXPECTED_DATABASE_URL}; this file: URL names no local file`;
+  const scheme = SCHEME.exec(databaseUrl)?.[1];
+  if (scheme === undefined) return undefined;
+  return `${EXPECTED_DATABASE_URL}, not a ${scheme}: URL (for a file of that name, write ./${scheme}:…)`;
+}
+
+function namesLocalFile(fileUrl: string): boolean {
+  try {
+    sqlitePathOf(fileUrl);
+    return true;
+  } catch {
+    return false;
+  }
+}
