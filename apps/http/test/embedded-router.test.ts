@@ -235,6 +235,71 @@ describe("the router's OpenAPI document", () => {
 });
 
 describe("the errors an embedder tests with instanceof", () => {
+  it("are what direct calls with input their types do not allow throw, on the real store, writing nothing", async () => {
+    const { databaseUrl, world } = await seededDatabase();
+    const api = await openServiceApi({ databaseUrl });
+    try {
+      const before = await api.exportData.execute();
+      const { workspace, dataset } = world;
+      const refusals: [() => Promise<unknown>, string][] = [
+        [
+          () =>
+            api.metadata.createMetadataField.execute({
+              workspaceId: workspace.id,
+              datasetId: dataset.id,
+              type: "bogus" as never,
+              name: "odd",
+            }),
+          "invalid_param",
+        ],
+        [
+          () =>
+            api.tags.createKnowledgeTag.execute({
+              workspaceId: globalThis.crypto.randomUUID(),
+              name: "orphan",
+            }),
+          "not_found",
+        ],
+        // PostgreSQL refused a NUL in an id with its own error.
+        [
+          () =>
+            api.getDocument.execute({
+              workspaceId: workspace.id,
+              datasetId: `${dataset.id}\u0000`,
+              documentId: world.document.id,
+              metadata: "all",
+            }),
+          "not_found",
+        ],
+        [
+          () =>
+            api.documents.updateDocumentStatus.execute({
+              workspaceId: workspace.id,
+              datasetId: dataset.id,
+              action: "explode" as never,
+              documentIds: [world.document.id],
+            }),
+          "invalid_action",
+        ],
+      ];
+      refusals.push(
+        [() => api.issueApiKey.execute({ workspaceId: `${workspace.id}\u0000` }), "not_found"],
+        [() => api.revokeApiKey.execute(`${globalThis.crypto.randomUUID()}\u0000`), "not_found"],
+      );
+      for (const [call, code] of refusals) {
+        const error = await call().then(
+          () => undefined,
+          (failure: unknown) => failure,
+        );
+        expect(error).toBeInstanceOf(DomainError);
+        expect(error).toMatchObject({ code });
+      }
+      expect(await api.exportData.execute()).toEqual(before);
+    } finally {
+      await api.close();
+    }
+  });
+
   it("are exported, and are what direct calls throw", async () => {
     const { databaseUrl, world } = await seededDatabase();
     const api = await openServiceApi({ databaseUrl });

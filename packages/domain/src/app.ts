@@ -1,4 +1,5 @@
 import { ForbiddenError } from "./errors.js";
+import { isPossibleId } from "./ids.js";
 import type { Workspace } from "./workspace.js";
 
 /** App modes, with the interface's kind names. */
@@ -22,6 +23,22 @@ export interface App {
   description: string;
   /** The member who created it; null when unknown. */
   createdBy: string | null;
+}
+
+/**
+ * Whether `value` can be an app an operation acts for: what the operations read of one (its id,
+ * workspace, creator and mode) is there, and its ids can name records. The rest is shown as it is.
+ */
+export function isApp(value: unknown): value is App {
+  if (typeof value !== "object" || value === null) return false;
+  const { id, workspaceId, createdBy, mode } = value as Record<keyof App, unknown>;
+  return (
+    isPossibleId(id) &&
+    isPossibleId(workspaceId) &&
+    (createdBy === null || isPossibleId(createdBy)) &&
+    typeof mode === "string" &&
+    Object.hasOwn(APP_MODES, mode)
+  );
 }
 
 /** Web app settings of an app; at most one per app. */

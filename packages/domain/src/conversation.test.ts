@@ -40,6 +40,20 @@ describe("ensureVariableUpdate", () => {
     expect(ensureVariableUpdate({ user: "u", value: null })).toEqual({ user: "u", value: null });
   });
 
+  it("refuses a value parsing JSON could not give, before measuring it", () => {
+    const cycle: unknown[] = [];
+    cycle.push(cycle);
+    for (const value of [cycle, 1n, { at: new Date(0) }, [undefined], () => 1]) {
+      expect(() => ensureVariableUpdate({ user: "u", value })).toThrow(
+        expect.objectContaining({
+          code: "invalid_param",
+          field: "value",
+          message: "value must be a JSON value, nested at most 64 levels deep.",
+        }),
+      );
+    }
+  });
+
   it("refuses values over 200 KB", () => {
     const big = "x".repeat(MAX_VARIABLE_VALUE_BYTES);
     expect(() => ensureVariableUpdate({ user: "u", value: big })).toThrow(/too large/);

@@ -1,5 +1,7 @@
 import type { App } from "./app.js";
 import { InvalidParamError, NotChatAppError } from "./errors.js";
+import { MAX_JSON_DEPTH } from "./json-depth.js";
+import { isJsonValue } from "./json-value.js";
 import type { VariableType } from "./variable-type.js";
 
 /** Someone using an app, known by the `user` string the calling application chose. */
@@ -39,16 +41,29 @@ export function ensureChatApp(app: App): void {
   if (!CHAT_MODES.has(app.mode)) throw new NotChatAppError();
 }
 
+/** The `user` a request on conversations names its end user by: a non-empty string. */
+export function ensureUserGiven(user: unknown): string {
+  if (typeof user !== "string" || user.length === 0) {
+    throw new InvalidParamError("user", "user is required and must be a non-empty string.");
+  }
+  return user;
+}
+
 /** Guards the update's input, field by field, in the order the reference checks them. */
 export function ensureVariableUpdate(input: { user: unknown; value: unknown }): {
   user: string;
   value: unknown;
 } {
-  const { user, value } = input;
-  if (typeof user !== "string" || user.length === 0) {
-    throw new InvalidParamError("user", "user is required and must be a non-empty string.");
-  }
+  const user = ensureUserGiven(input.user);
+  const { value } = input;
   if (value === undefined) throw new InvalidParamError("value", "value is required.");
+  // A request body is JSON already; a direct caller's value may be anything, a cycle included.
+  if (!isJsonValue(value)) {
+    throw new InvalidParamError(
+      "value",
+      `value must be a JSON value, nested at most ${MAX_JSON_DEPTH} levels deep.`,
+    );
+  }
   const serialized = JSON.stringify(value);
   // A UTF-16 code unit takes at most 3 bytes in UTF-8: most values fit without being encoded.
   if (serialized.length * 3 > MAX_VARIABLE_VALUE_BYTES) {

@@ -35,9 +35,11 @@ export interface DatasetCounts {
   words: number;
 }
 
+export const DATASET_NOT_FOUND = "Dataset not found.";
+
 /** A knowledge operation may use a dataset only if it is the key's workspace's and serves the API. */
 export function ensureDatasetServesApi(dataset: Dataset | undefined): Dataset {
-  if (!dataset) throw new NotFoundError("Dataset not found.");
+  if (!dataset) throw new NotFoundError(DATASET_NOT_FOUND);
   if (!dataset.enableApi) throw new ForbiddenError("Dataset api access is not enabled.");
   return dataset;
 }

@@ -68,6 +68,12 @@ describe("parseMetadataView", () => {
   });
 });
 
+describe("parseMetadataView of a value that is not text", () => {
+  it.each([null, 1, Symbol("all")])("refuses %s with invalid_metadata", (value) => {
+    expect(() => parseMetadataView(value)).toThrow(InvalidMetadataError);
+  });
+});
+
 describe("documentDetail", () => {
   it("computes chunk figures, flooring the average length", () => {
     expect(detail).toMatchObject({ segmentCount: 3, hitCount: 7, averageSegmentLength: 33 });

@@ -8,10 +8,10 @@ export const METADATA_VIEWS = ["all", "only", "without"] as const;
 export type MetadataView = (typeof METADATA_VIEWS)[number];
 
 /** Reads the `metadata` query value: absent means `all`; anything else but the three names fails. */
-export function parseMetadataView(value: string | undefined): MetadataView {
+export function parseMetadataView(value: unknown): MetadataView {
   if (value === undefined) return "all";
-  if ((METADATA_VIEWS as readonly string[]).includes(value)) return value as MetadataView;
-  throw new InvalidMetadataError(value);
+  if ((METADATA_VIEWS as readonly unknown[]).includes(value)) return value as MetadataView;
+  throw new InvalidMetadataError(String(value));
 }
 
 /** Everything Get Document can show of a document. */

@@ -22,6 +22,15 @@ describe("document status actions", () => {
     );
   });
 
+  it.each(["explode", undefined, 3, Symbol("enable")])("refuses %s with invalid_action", (action) => {
+    expect(() => parseDocumentStatusAction(action)).toThrow(
+      expect.objectContaining({
+        code: "invalid_action",
+        message: expect.stringMatching(/^Invalid action: /),
+      }),
+    );
+  });
+
   it("disables only completed documents", () => {
     expect(() => ensureStatusActionAllowed({ ...document, indexingStatus: "indexing" }, "disable")).toThrow(
       "Document: guide.txt is not completed.",
@@ -68,6 +77,10 @@ describe("parseDisplayStatusFilter", () => {
 
   it("reads nothing as no filter and refuses other values", () => {
     expect(parseDisplayStatusFilter(undefined)).toBeUndefined();
+    for (const value of [null, 1, ["available"]])
+      expect(() => parseDisplayStatusFilter(value)).toThrow(
+        expect.objectContaining({ code: "invalid_param" }),
+      );
     expect(() => parseDisplayStatusFilter("done")).toThrow(
       "status: must be one of queuing, indexing, paused, error, available, disabled, archived.",
     );

@@ -6,10 +6,10 @@ export const DOCUMENT_STATUS_ACTIONS = ["enable", "disable", "archive", "un_arch
 export type DocumentStatusAction = (typeof DOCUMENT_STATUS_ACTIONS)[number];
 
 /** The action named in the path, exactly (case-sensitive), or `invalid_action`. */
-export function parseDocumentStatusAction(action: string): DocumentStatusAction {
-  if ((DOCUMENT_STATUS_ACTIONS as readonly string[]).includes(action)) return action as DocumentStatusAction;
+export function parseDocumentStatusAction(action: unknown): DocumentStatusAction {
+  if ((DOCUMENT_STATUS_ACTIONS as readonly unknown[]).includes(action)) return action as DocumentStatusAction;
   throw new InvalidActionError(
-    `Invalid action: ${action}. Must be one of ['enable', 'disable', 'archive', 'un_archive']`,
+    `Invalid action: ${String(action)}. Must be one of ['enable', 'disable', 'archive', 'un_archive']`,
   );
 }
 
@@ -88,10 +88,10 @@ export const DISPLAY_STATUSES = [
  * A `status` filter of the document list: any case, `active` and `enabled` meaning `available`;
  * undefined when absent; anything else is refused.
  */
-export function parseDisplayStatusFilter(value: string | undefined): DisplayStatus | undefined {
+export function parseDisplayStatusFilter(value: unknown): DisplayStatus | undefined {
   if (value === undefined) return undefined;
-  const status = value.toLowerCase();
+  const status = typeof value === "string" ? value.toLowerCase() : undefined;
   if (status === "active" || status === "enabled") return "available";
-  if ((DISPLAY_STATUSES as readonly string[]).includes(status)) return status as DisplayStatus;
+  if ((DISPLAY_STATUSES as readonly unknown[]).includes(status)) return status as DisplayStatus;
   throw new InvalidParamError("status", `status: must be one of ${DISPLAY_STATUSES.join(", ")}.`);
 }

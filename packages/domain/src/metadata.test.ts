@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { metadataFieldNameProblem, typedMetadataValue } from "./metadata.js";
+import { isMetadataFieldType, metadataFieldNameProblem, typedMetadataValue } from "./metadata.js";
 
 describe("metadataFieldNameProblem", () => {
   it.each([
@@ -14,8 +14,19 @@ describe("metadataFieldNameProblem", () => {
     expect(metadataFieldNameProblem(name)).toBe(message);
   });
 
+  it.each([undefined, 7, null])("refuses %j, which is not text", (name) => {
+    expect(metadataFieldNameProblem(name)).toBe("name: Name must be a string.");
+  });
+
   it.each(["author", "x".repeat(255), "🎉".repeat(255), "Source", "document_name "])("accepts %j", (name) => {
     expect(metadataFieldNameProblem(name)).toBeUndefined();
+  });
+});
+
+describe("isMetadataFieldType", () => {
+  it.each(["string", "number", "time"])("knows %j", (type) => expect(isMetadataFieldType(type)).toBe(true));
+  it.each(["bogus", "String", "", undefined, 1])("refuses %j", (type) => {
+    expect(isMetadataFieldType(type)).toBe(false);
   });
 });
 

@@ -1,10 +1,24 @@
 import type { DataSourceType, Document } from "./document.js";
-import { BLANK_NAME, codePointLength, isBlank, UNSTORABLE_NAME, UNSTORABLE_TEXT } from "./names.js";
+import {
+  BLANK_NAME,
+  codePointLength,
+  isBlank,
+  NAME_NOT_TEXT,
+  UNSTORABLE_NAME,
+  UNSTORABLE_TEXT,
+} from "./names.js";
 import { isStorableText } from "./text.js";
 
 export type MetadataFieldType = "string" | "number" | "time";
 
 export const METADATA_FIELD_TYPES = ["string", "number", "time"] as const;
+
+/** Values of no other type can be typed (`typedMetadataValue`), shown or exported: such a field is refused. */
+export function isMetadataFieldType(value: unknown): value is MetadataFieldType {
+  return (METADATA_FIELD_TYPES as readonly unknown[]).includes(value);
+}
+
+export const METADATA_FIELD_TYPE_REFUSED = "type: must be string, number or time.";
 
 /** A custom metadata field of a dataset. Names are unique within the dataset. */
 export interface MetadataField {
@@ -82,10 +96,12 @@ export function isBuiltInFieldName(name: string): boolean {
 }
 
 /**
- * Why a metadata field name is refused, checked in order (blank, length, text no store holds, a
- * built-in's name), or undefined. Whether another field of the dataset holds it is the store's to say.
+ * Why a metadata field name is refused, checked in order (not text, blank, length, text no store
+ * holds, a built-in's name), or undefined. Whether another field of the dataset holds it is the
+ * store's to say.
  */
-export function metadataFieldNameProblem(name: string): string | undefined {
+export function metadataFieldNameProblem(name: unknown): string | undefined {
+  if (typeof name !== "string") return NAME_NOT_TEXT;
   if (isBlank(name)) return BLANK_NAME;
   if (codePointLength(name) > METADATA_FIELD_NAME_MAX_LENGTH)
     return "name: Metadata name cannot exceed 255 characters.";

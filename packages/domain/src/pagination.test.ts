@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { offsetOf, pageOf, parseLimit, parsePage } from "./pagination.js";
+import { ensurePageRequest, offsetOf, pageOf, parseLimit, parsePage } from "./pagination.js";
 import { matchesTextFilter } from "./text-filter.js";
 
 describe("parsePage and parseLimit", () => {
@@ -30,6 +30,36 @@ describe("parsePage and parseLimit", () => {
     expect(pageOf([], 41, { page: 2, limit: 20 }).hasMore).toBe(true);
     expect(pageOf([], 40, { page: 2, limit: 20 }).hasMore).toBe(false);
     expect(offsetOf({ page: 3, limit: 20 })).toBe(40);
+  });
+});
+
+describe("ensurePageRequest", () => {
+  it("takes a page of at least 1 and a limit from 1 to 100", () => {
+    expect(ensurePageRequest({ page: 1, limit: 1 })).toEqual({ page: 1, limit: 1 });
+    expect(ensurePageRequest({ page: Number.MAX_SAFE_INTEGER, limit: 100 })).toEqual({
+      page: Number.MAX_SAFE_INTEGER,
+      limit: 100,
+    });
+  });
+
+  it.each([
+    [{ page: 0, limit: 20 }, "page: must be an integer of at least 1."],
+    [{ page: -1, limit: 20 }, "page: must be an integer of at least 1."],
+    [{ page: 1.5, limit: 20 }, "page: must be an integer of at least 1."],
+    [{ page: Number.NaN, limit: 20 }, "page: must be an integer of at least 1."],
+    [{ page: "1", limit: 20 }, "page: must be an integer of at least 1."],
+    [{ limit: 20 }, "page: must be an integer of at least 1."],
+    [undefined, "page: must be an integer of at least 1."],
+    [{ page: 2 ** 53, limit: 20 }, `page: must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}.`],
+    [{ page: 1, limit: 0 }, "limit: must be an integer from 1 to 100."],
+    [{ page: 1, limit: 101 }, "limit: must be an integer from 1 to 100."],
+    [{ page: 1, limit: 1e9 }, "limit: must be an integer from 1 to 100."],
+    [{ page: 1, limit: "x" }, "limit: must be an integer from 1 to 100."],
+    [{ page: 1 }, "limit: must be an integer from 1 to 100."],
+  ])("refuses %j, the page first", (request, message) => {
+    expect(() => ensurePageRequest(request)).toThrow(
+      expect.objectContaining({ code: "invalid_param", message }),
+    );
   });
 });
 

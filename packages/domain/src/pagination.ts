@@ -11,28 +11,51 @@ export const MAX_LIMIT = 100;
 
 const DIGITS = /^\d+$/;
 
+const LIMIT_REFUSED = "limit: must be an integer from 1 to 100.";
+const PAGE_REFUSED = "page: must be an integer of at least 1.";
+const PAGE_TOO_FAR = `page: must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}.`;
+
 /** A query integer: decimal digits only (`+1`, `1.0`, ` 1` are not); undefined when absent. */
 function wholeNumber(value: string | undefined): number | undefined | null {
   if (value === undefined) return undefined;
-  return DIGITS.test(value) ? Number(value) : null;
+  return typeof value === "string" && DIGITS.test(value) ? Number(value) : null;
+}
+
+/** `limit` as a number: an integer from 1 to 100, else refused. */
+function checkedLimit(limit: unknown): number {
+  if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT)
+    throw new InvalidParamError("limit", LIMIT_REFUSED);
+  return limit;
+}
+
+/** `page` as a number: an integer of at least 1, at most the largest a JSON answer holds exactly. */
+function checkedPage(page: unknown): number {
+  if (typeof page !== "number" || !Number.isInteger(page) || page < 1)
+    throw new InvalidParamError("page", PAGE_REFUSED);
+  if (!Number.isSafeInteger(page)) throw new InvalidParamError("page", PAGE_TOO_FAR);
+  return page;
 }
 
 /** `limit`: 1–100, default 20. */
 export function parseLimit(value: string | undefined): number {
-  const limit = wholeNumber(value) ?? (value === undefined ? DEFAULT_LIMIT : null);
-  if (limit === null || limit < 1 || limit > MAX_LIMIT)
-    throw new InvalidParamError("limit", "limit: must be an integer from 1 to 100.");
-  return limit;
+  return checkedLimit(wholeNumber(value) ?? (value === undefined ? DEFAULT_LIMIT : null));
 }
 
 /** `page`: at least 1, default 1; at most the largest integer a JSON answer holds exactly. */
 export function parsePage(value: string | undefined): number {
-  const page = wholeNumber(value) ?? (value === undefined ? 1 : null);
-  if (page === null || page < 1)
-    throw new InvalidParamError("page", "page: must be an integer of at least 1.");
-  if (!Number.isSafeInteger(page))
-    throw new InvalidParamError("page", `page: must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}.`);
-  return page;
+  return checkedPage(wholeNumber(value) ?? (value === undefined ? 1 : null));
+}
+
+/**
+ * A page request as a direct caller gives it, checked as the query's `page` then `limit` are: no
+ * defaults, and the same refusals.
+ */
+export function ensurePageRequest(request: unknown): PageRequest {
+  const { page, limit } = (typeof request === "object" && request !== null ? request : {}) as Record<
+    keyof PageRequest,
+    unknown
+  >;
+  return { page: checkedPage(page), limit: checkedLimit(limit) };
 }
 
 /** A page of results: the items, every match's count, and whether a later page holds more. */

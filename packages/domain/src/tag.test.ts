@@ -39,6 +39,10 @@ describe("tagNameProblem", () => {
     expect(tagNameProblem(name)).toBe(message);
   });
 
+  it.each([undefined, null, 123, ["a"]])("refuses %j, which is not text", (name) => {
+    expect(tagNameProblem(name)).toBe("name: Name must be a string.");
+  });
+
   it.each(["a", " padded ", "x".repeat(50), "🎉".repeat(50), "Finance"])("accepts %j as sent", (name) => {
     expect(tagNameProblem(name)).toBeUndefined();
   });

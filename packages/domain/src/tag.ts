@@ -1,4 +1,4 @@
-import { BLANK_NAME, codePointLength, isBlank, UNSTORABLE_NAME } from "./names.js";
+import { BLANK_NAME, codePointLength, isBlank, NAME_NOT_TEXT, UNSTORABLE_NAME } from "./names.js";
 import { isStorableText } from "./text.js";
 
 export type TagType = "knowledge" | "app";
@@ -28,8 +28,12 @@ export interface TagBinding {
 
 export const TAG_NAME_MAX_LENGTH = 50;
 
-/** Why a tag name is refused (blank, length, then text no store holds), or undefined when it may be used. */
-export function tagNameProblem(name: string): string | undefined {
+/**
+ * Why a tag name is refused (not text, blank, length, then text no store holds), or undefined when
+ * it may be used.
+ */
+export function tagNameProblem(name: unknown): string | undefined {
+  if (typeof name !== "string") return NAME_NOT_TEXT;
   if (isBlank(name)) return BLANK_NAME;
   const length = codePointLength(name);
   if (length < 1 || length > TAG_NAME_MAX_LENGTH) return "name: Name must be between 1 to 50 characters.";

@@ -7,6 +7,8 @@ export interface Workspace {
   status: WorkspaceStatus;
 }
 
+export const WORKSPACE_NOT_FOUND = "Workspace not found.";
+
 export type MemberRole = "owner" | "normal";
 
 /**

@@ -1,15 +1,13 @@
-import { InvalidParamError } from "@service-api/domain";
+import { InvalidParamError, NO_ID } from "@service-api/domain";
 import type { z } from "zod";
 
 const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
 /** The stored form itself: most ids arrive so, and need no rewriting. */
 const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/**
- * What an id that is not a UUID becomes: every stored id is a UUID, so such an id names nothing,
- * and the empty string is one every store can look up (a NUL, say, is not: PostgreSQL refuses it).
- */
-export const NO_ID = "";
+// What an id that is not a UUID becomes (`NO_ID`, the domain's): every stored id is a UUID, so such an
+// id names nothing, and the empty string is one every store can look up.
+export { NO_ID };
 
 /** An id from a path or body as stored: a UUID in its canonical lowercase, hyphenated form, else `NO_ID`. */
 export function pathId(value: string | string[] | undefined): string {

@@ -84,11 +84,11 @@ export class AuthenticateApiKey {
   }
 
   async #authenticate(
-    token: string,
+    token: unknown,
     kind: ApiKeyKind,
     grantOf: (key: ApiKey) => Promise<Principal>,
   ): Promise<Principal> {
-    if (apiKeyKindOf(token) !== kind) throw new UnauthorizedError(INVALID_TOKEN);
+    if (typeof token !== "string" || apiKeyKindOf(token) !== kind) throw new UnauthorizedError(INVALID_TOKEN);
     const tokenHash = this.hasher.hash(token);
     const revision = await this.apiKeys.accessRevision();
     const kept = this.#grants.get(tokenHash);

@@ -1,5 +1,6 @@
 import type { App } from "@service-api/domain";
 import type { TagRepository, WorkspaceRepository } from "@service-api/ports";
+import { ensureGrantedApp } from "../access/granted-app.js";
 
 export interface AppInfo {
   name: string;
@@ -18,7 +19,8 @@ export class GetAppInfo {
     private readonly workspaces: WorkspaceRepository,
   ) {}
 
-  async execute(app: App): Promise<AppInfo> {
+  async execute(granted: App): Promise<AppInfo> {
+    const app = ensureGrantedApp(granted);
     const [bound, author] = await Promise.all([
       this.tags.boundTags([app.id]),
       app.createdBy ? this.workspaces.findMember(app.workspaceId, app.createdBy) : undefined,
@@ -35,7 +37,8 @@ export class GetAppInfo {
 
 /** Get App Meta: the icons of the app's tools; we store no agent tools, so none. */
 export class GetAppMeta {
-  async execute(_app: App): Promise<{ toolIcons: Record<string, never> }> {
+  async execute(app: App): Promise<{ toolIcons: Record<string, never> }> {
+    ensureGrantedApp(app);
     return { toolIcons: {} };
   }
 }

@@ -1,5 +1,6 @@
 import { type App, ForbiddenError, type Site, siteIconUrl } from "@service-api/domain";
 import type { AppRepository } from "@service-api/ports";
+import { ensureGrantedApp } from "../access/granted-app.js";
 
 export interface WebAppSettings extends Omit<Site, "appId"> {
   iconUrl: string | null;
@@ -17,7 +18,7 @@ export class GetWebAppSettings {
   ) {}
 
   async execute(app: App): Promise<WebAppSettings> {
-    const site = await this.apps.findSite(app.id);
+    const site = await this.apps.findSite(ensureGrantedApp(app).id);
     if (!site) throw new ForbiddenError(NO_SITE);
     const { appId, ...settings } = site;
     return { ...settings, iconUrl: siteIconUrl(site, this.filesBaseUrl) };

@@ -3,12 +3,16 @@ import {
   type ConversationVariable,
   codePointLength,
   ensureChatApp,
+  ensureUserGiven,
   InvalidParamError,
   isStorableText,
+  lookupId,
   NotFoundError,
   parseLimit,
 } from "@service-api/domain";
 import type { ConversationRepository, VariablesPageRead } from "@service-api/ports";
+import { ensureGrantedApp } from "../access/granted-app.js";
+import { ensureOptionalText } from "../input-checks.js";
 
 export interface ListConversationVariablesInput {
   app: App;
@@ -37,25 +41,29 @@ export class ListConversationVariables {
   constructor(private readonly conversations: ConversationRepository) {}
 
   async execute(input: ListConversationVariablesInput): Promise<VariablePage> {
-    ensureChatApp(input.app);
-    const { user, variableName } = input;
-    if (!user) throw new InvalidParamError("user", "user is required and must be a non-empty string.");
+    const app = ensureGrantedApp(input.app);
+    ensureChatApp(app);
+    const user = ensureUserGiven(input.user);
     const limit = parseLimit(input.limit);
+    const { variableName } = input;
+    ensureOptionalText(variableName, "variable_name");
     if (variableName !== undefined && codePointLength(variableName) > MAX_NAME_FILTER)
       throw new InvalidParamError("variable_name", "variable_name: must be at most 255 characters.");
 
     // The conversation, its owner check, `lastId`'s variable and the page: one read. A name filter
-    // no store can hold matches no variable, so then only the checks are read.
+    // no store can hold matches no variable, so then only the checks are read. Ids that can name
+    // nothing are looked up as `NO_ID`: not found, in the reference's order.
     const session = isStorableText(user) ? user : null;
-    const lastId = input.lastId ?? null;
+    const conversationId = lookupId(input.conversationId);
+    const lastId = input.lastId === undefined || input.lastId === null ? null : lookupId(input.lastId);
     const read =
       variableName === undefined || isStorableText(variableName)
-        ? await this.conversations.findVariablesPage(input.app.id, session, input.conversationId, {
+        ? await this.conversations.findVariablesPage(app.id, session, conversationId, {
             afterId: lastId,
             limit: limit + 1,
             nameContains: variableName,
           })
-        : await this.#checksOnly(input.app.id, session, input.conversationId, lastId);
+        : await this.#checksOnly(app.id, session, conversationId, lastId);
     const { conversation, sessionUserId } = read;
     if (!sessionUserId || !conversation || conversation.isDeleted || conversation.endUserId !== sessionUserId)
       throw new NotFoundError("Conversation Not Exists.");

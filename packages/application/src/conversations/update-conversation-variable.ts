@@ -5,12 +5,14 @@ import {
   ensureChatApp,
   ensureVariableUpdate,
   isStorableText,
+  lookupId,
   matchVariableType,
   NotFoundError,
   typeMismatchMessage,
   typesAccepting,
 } from "@service-api/domain";
 import type { Clock, ConversationRepository } from "@service-api/ports";
+import { ensureGrantedApp } from "../access/granted-app.js";
 
 export interface UpdateConversationVariableInput {
   app: App;
@@ -30,15 +32,17 @@ export class UpdateConversationVariable {
   ) {}
 
   async execute(input: UpdateConversationVariableInput): Promise<ConversationVariable> {
-    ensureChatApp(input.app);
+    const app = ensureGrantedApp(input.app);
+    ensureChatApp(app);
     const { user, value } = ensureVariableUpdate(input);
 
-    // A `user` no store can hold (a NUL in it) names no end user; it is not looked up.
+    // A `user` no store can hold (a NUL in it) names no end user; it is not looked up. Ids that can
+    // name nothing are looked up as `NO_ID`: not found, in the reference's order.
     const sessionId = isStorableText(user) ? user : null;
     const update = {
-      appId: input.app.id,
-      conversationId: input.conversationId,
-      variableId: input.variableId,
+      appId: app.id,
+      conversationId: lookupId(input.conversationId),
+      variableId: lookupId(input.variableId),
       value,
       updatedAt: this.clock.nowSeconds(),
     };
@@ -54,10 +58,10 @@ export class UpdateConversationVariable {
     }
 
     const { conversation, sessionUserId, variable } = await this.conversations.findForVariableUpdate(
-      input.app.id,
+      app.id,
       sessionId,
-      input.conversationId,
-      input.variableId,
+      update.conversationId,
+      update.variableId,
     );
     if (
       sessionId === null ||

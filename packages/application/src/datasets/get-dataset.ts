@@ -1,6 +1,7 @@
 import { ensureDatasetServesApi } from "@service-api/domain";
 import type { DatasetRepository } from "@service-api/ports";
 import type { DatasetView } from "./dataset-view.js";
+import { ensureDatasetScope } from "./open-dataset.js";
 
 export interface GetDatasetInput {
   workspaceId: string;
@@ -12,6 +13,7 @@ export class GetDataset {
   constructor(private readonly datasets: DatasetRepository) {}
 
   async execute(input: GetDatasetInput): Promise<DatasetView> {
+    ensureDatasetScope(input);
     const overview = await this.datasets.findOverview(input.workspaceId, input.datasetId);
     ensureDatasetServesApi(overview?.dataset);
     return overview!;

@@ -1,5 +1,14 @@
-import { isStorableText, offsetOf, type Page, type PageRequest, pageOf } from "@service-api/domain";
+import {
+  ensurePageRequest,
+  isPossibleId,
+  isStorableText,
+  offsetOf,
+  type Page,
+  type PageRequest,
+  pageOf,
+} from "@service-api/domain";
 import type { DatasetRepository } from "@service-api/ports";
+import { ensureList, ensureOptionalText } from "../input-checks.js";
 import type { DatasetView } from "./dataset-view.js";
 
 export interface ListDatasetsInput {
@@ -16,14 +25,22 @@ export class ListDatasets {
   constructor(private readonly datasets: DatasetRepository) {}
 
   async execute(input: ListDatasetsInput): Promise<Page<DatasetView>> {
-    // Text no store can hold is in no name.
-    if (input.keyword !== undefined && !isStorableText(input.keyword)) return pageOf([], 0, input.page);
+    const page = ensurePageRequest(input.page);
+    const { workspaceId, keyword, tagIds } = input;
+    ensureOptionalText(keyword, "keyword");
+    if (tagIds !== undefined) ensureList(tagIds, "tag_ids");
+    // Text no store can hold is in no name; an id that can name nothing is no tag of a dataset, nor a workspace.
+    const matchesNothing =
+      !isPossibleId(workspaceId) ||
+      (keyword !== undefined && !isStorableText(keyword)) ||
+      (tagIds !== undefined && !tagIds.every(isPossibleId));
+    if (matchesNothing) return pageOf([], 0, page);
     const { items, total } = await this.datasets.listPage(
-      input.workspaceId,
-      { keyword: input.keyword, tagIds: input.tagIds },
-      offsetOf(input.page),
-      input.page.limit,
+      workspaceId,
+      { keyword, tagIds },
+      offsetOf(page),
+      page.limit,
     );
-    return pageOf(items, total, input.page);
+    return pageOf(items, total, page);
   }
 }

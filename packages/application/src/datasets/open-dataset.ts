@@ -1,4 +1,10 @@
-import { type Dataset, ensureDatasetServesApi } from "@service-api/domain";
+import {
+  DATASET_NOT_FOUND,
+  type Dataset,
+  ensureDatasetServesApi,
+  isPossibleId,
+  NotFoundError,
+} from "@service-api/domain";
 import type { DatasetRepository } from "@service-api/ports";
 
 export interface OpenDatasetInput {
@@ -19,12 +25,15 @@ export class OpenDataset {
   }
 }
 
+/** Ids that can name nothing name no dataset: "Dataset not found.", before anything is read or written. */
+export function ensureDatasetScope({ workspaceId, datasetId }: OpenDatasetInput): void {
+  if (!isPossibleId(workspaceId) || !isPossibleId(datasetId)) throw new NotFoundError(DATASET_NOT_FOUND);
+}
+
 /** The workspace's dataset once it serves the API: else 404 "Dataset not found.", or 403. */
-export async function checkedDataset(
-  datasets: DatasetRepository,
-  { workspaceId, datasetId }: OpenDatasetInput,
-): Promise<Dataset> {
-  return ensureDatasetServesApi(await datasets.findInWorkspace(workspaceId, datasetId));
+export async function checkedDataset(datasets: DatasetRepository, scope: OpenDatasetInput): Promise<Dataset> {
+  ensureDatasetScope(scope);
+  return ensureDatasetServesApi(await datasets.findInWorkspace(scope.workspaceId, scope.datasetId));
 }
 
 /**
@@ -58,6 +67,7 @@ export async function writeCheckingDataset<Result>(
   refused: (result: Result) => boolean,
   attempts = 2,
 ): Promise<Result> {
+  ensureDatasetScope(scope);
   let result = await write();
   for (let attempt = 1; attempt < attempts && refused(result); attempt += 1) {
     await checkedDataset(datasets, scope);

@@ -1,6 +1,6 @@
-import { ArchivedDocumentImmutableError, NotFoundError } from "@service-api/domain";
+import { ArchivedDocumentImmutableError, lookupId, NotFoundError } from "@service-api/domain";
 import type { DatasetRepository, DocumentRepository } from "@service-api/ports";
-import { checkedDataset } from "../datasets/open-dataset.js";
+import { checkedDataset, ensureDatasetScope } from "../datasets/open-dataset.js";
 
 /** A document flipping between archived and not as fast as it is deleted is refused after this many tries. */
 const ATTEMPTS = 3;
@@ -17,7 +17,9 @@ export class DeleteDocument {
   ) {}
 
   async execute(input: { workspaceId: string; datasetId: string; documentId: string }): Promise<void> {
-    const { workspaceId, datasetId, documentId } = input;
+    const { workspaceId, datasetId } = input;
+    ensureDatasetScope(input);
+    const documentId = lookupId(input.documentId);
     for (let attempt = 1; attempt <= ATTEMPTS; attempt += 1) {
       // Deleted only while the dataset serves the workspace and the document is not archived;
       // only a refusal reads which answer it is, the dataset's (404, 403) first.

@@ -4,10 +4,12 @@ import {
   type DocumentView,
   documentDetail,
   ensureDatasetServesApi,
+  lookupId,
   NotFoundError,
   parseMetadataView,
 } from "@service-api/domain";
 import type { DocumentRepository } from "@service-api/ports";
+import { ensureDatasetScope } from "../datasets/open-dataset.js";
 
 export interface GetDocumentInput {
   workspaceId: string;
@@ -22,7 +24,12 @@ export class GetDocument {
   constructor(private readonly documents: DocumentRepository) {}
 
   async execute(input: GetDocumentInput): Promise<DocumentView> {
-    const found = await this.documents.findDetail(input.workspaceId, input.datasetId, input.documentId);
+    ensureDatasetScope(input);
+    const found = await this.documents.findDetail(
+      input.workspaceId,
+      input.datasetId,
+      lookupId(input.documentId),
+    );
     const dataset = ensureDatasetServesApi(found.dataset);
     if (!found.detail) throw new NotFoundError("Document not found.");
     const view = parseMetadataView(input.metadata);

@@ -2,14 +2,18 @@ import {
   builtInEntries,
   type DisplayStatus,
   ensureDatasetServesApi,
+  ensurePageRequest,
   isStorableText,
   type MetadataEntry,
   offsetOf,
   type Page,
   type PageRequest,
   pageOf,
+  parseDisplayStatusFilter,
 } from "@service-api/domain";
 import type { DatasetRepository, DocumentListing, DocumentRepository } from "@service-api/ports";
+import { ensureDatasetScope } from "../datasets/open-dataset.js";
+import { ensureOptionalText } from "../input-checks.js";
 
 export interface ListDocumentsInput {
   workspaceId: string;
@@ -17,7 +21,7 @@ export interface ListDocumentsInput {
   page: PageRequest;
   /** A substring of the name; undefined for every document. */
   keyword?: string;
-  /** Only documents of this display status. */
+  /** Only documents of this display status (read as the query's `status` is: `active` is `available`). */
   status?: DisplayStatus;
 }
 
@@ -28,7 +32,7 @@ export interface DocumentListItem extends DocumentListing {
 
 /**
  * List Documents: a page of the dataset's documents, newest first, with their values, read with
- * the dataset in one read. The dataset must serve the API (404, 403).
+ * the dataset in one read. The dataset must serve the API (404, 403), checked after the query.
  */
 export class ListDocuments {
   constructor(
@@ -36,13 +40,12 @@ export class ListDocuments {
     private readonly datasets: DatasetRepository,
   ) {}
 
-  async execute({
-    workspaceId,
-    datasetId,
-    page,
-    keyword,
-    status,
-  }: ListDocumentsInput): Promise<Page<DocumentListItem>> {
+  async execute(input: ListDocumentsInput): Promise<Page<DocumentListItem>> {
+    const page = ensurePageRequest(input.page);
+    const { workspaceId, datasetId, keyword } = input;
+    ensureOptionalText(keyword, "keyword");
+    const status = parseDisplayStatusFilter(input.status);
+    ensureDatasetScope(input);
     // Text no store can hold is in no name: only the dataset is read.
     if (keyword !== undefined && !isStorableText(keyword)) {
       ensureDatasetServesApi(await this.datasets.findInWorkspace(workspaceId, datasetId));

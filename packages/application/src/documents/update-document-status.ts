@@ -2,16 +2,21 @@ import {
   type DocumentStatusAction,
   ensureDatasetServesApi,
   ensureStatusActionAllowed,
+  isPossibleId,
+  parseDocumentStatusAction,
   StoreUnavailableError,
   statusActionChanges,
   statusPatch,
 } from "@service-api/domain";
 import type { Clock, DocumentRepository, Store } from "@service-api/ports";
+import { ensureDatasetScope } from "../datasets/open-dataset.js";
+import { ensureList } from "../input-checks.js";
 
 export interface UpdateDocumentStatusInput {
   workspaceId: string;
-  /** Checked here (404, 403) before anything else: read with the documents. */
+  /** Checked here (404, 403) after the action and the list: read with the documents. */
   datasetId: string;
+  /** One of the four, exactly; any other is `invalid_action`. */
   action: DocumentStatusAction;
   /** Ids not of the dataset are skipped; repeats count once. */
   documentIds: readonly string[];
@@ -31,11 +36,16 @@ export class UpdateDocumentStatus {
   ) {}
 
   async execute(input: UpdateDocumentStatusInput): Promise<void> {
-    if (await this.#attempt(this.store.repositories.documents, input)) return;
+    const action = parseDocumentStatusAction(input.action);
+    ensureList(input.documentIds, "document_ids");
+    ensureDatasetScope(input);
+    // An id that can name nothing is no document of the dataset: skipped, as those are.
+    const request = { ...input, action, documentIds: input.documentIds.filter(isPossibleId) };
+    if (await this.#attempt(this.store.repositories.documents, request)) return;
     await this.store.transaction(async ({ datasets, documents }) => {
-      await datasets.lockForUpdate(input.datasetId);
+      await datasets.lockForUpdate(request.datasetId);
       // Every status write takes this lock first, so the documents stay as read: false is a defect.
-      if (!(await this.#attempt(documents, input))) throw new StoreUnavailableError();
+      if (!(await this.#attempt(documents, request))) throw new StoreUnavailableError();
     });
   }
 

@@ -1,13 +1,20 @@
-import { BUILT_IN_FIELDS, type Dataset, StoreUnavailableError } from "@service-api/domain";
+import {
+  BUILT_IN_FIELDS,
+  type Dataset,
+  ensureDatasetServesApi,
+  StoreUnavailableError,
+} from "@service-api/domain";
 import type { Clock, DatasetRepository } from "@service-api/ports";
 import { writeCheckingDataset } from "../datasets/open-dataset.js";
+import { ensureBoolean } from "../input-checks.js";
 
 /** Writes a toggle tries while its dataset keeps changing between serving the workspace and not. */
 const ATTEMPTS = 3;
 
-/** Get Built-in Metadata Fields: the five, constant, once the dataset is checked. */
+/** Get Built-in Metadata Fields: the five, constant, once the dataset is checked (`OpenDataset`). */
 export class ListBuiltInFields {
-  async execute(_input: { dataset: Dataset }): Promise<typeof BUILT_IN_FIELDS> {
+  async execute(input: { dataset: Dataset }): Promise<typeof BUILT_IN_FIELDS> {
+    ensureDatasetServesApi(input.dataset);
     return BUILT_IN_FIELDS;
   }
 }
@@ -25,6 +32,7 @@ export class ToggleBuiltInFields {
 
   async execute(input: { workspaceId: string; datasetId: string; enabled: boolean }): Promise<void> {
     const { workspaceId, datasetId, enabled } = input;
+    ensureBoolean(enabled, "enabled");
     const now = this.clock.nowSeconds();
     const toggle = () => this.datasets.setBuiltInFieldEnabled(datasetId, enabled, now, workspaceId);
     const refused = (toggled: string) => toggled === "refused";

@@ -1,7 +1,7 @@
 import type { MetadataField, MetadataFieldType } from "@service-api/domain";
 import type { Clock, DatasetRepository, IdGenerator, MetadataRepository } from "@service-api/ports";
 import { checkAfterDataset, writeCheckingDataset } from "../datasets/open-dataset.js";
-import { ensureFieldName, metadataNameTaken } from "./metadata-field-rules.js";
+import { ensureFieldName, ensureFieldType, metadataNameTaken } from "./metadata-field-rules.js";
 
 export interface CreateMetadataFieldInput {
   workspaceId: string;
@@ -23,7 +23,9 @@ export class CreateMetadataField {
   ) {}
 
   async execute(input: CreateMetadataFieldInput): Promise<MetadataField> {
-    const { workspaceId, datasetId, type, name } = input;
+    const { workspaceId, datasetId, name } = input;
+    // The type is the body's shape, checked before the dataset; the name's rules after it.
+    const type = ensureFieldType(input.type);
     await checkAfterDataset(this.datasets, input, () => ensureFieldName(name));
     const field = { id: this.ids.next(), datasetId, name, type, createdAt: this.clock.nowSeconds() };
     // The store's unique (dataset, name) settles races. Fields created at once may share a place;

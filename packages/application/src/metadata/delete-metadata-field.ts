@@ -1,3 +1,4 @@
+import { lookupId } from "@service-api/domain";
 import type { DatasetRepository, MetadataRepository } from "@service-api/ports";
 import { writeCheckingDataset } from "../datasets/open-dataset.js";
 import { metadataNotFound } from "./metadata-field-rules.js";
@@ -19,7 +20,8 @@ export class DeleteMetadataField {
   ) {}
 
   async execute(input: DeleteMetadataFieldInput): Promise<void> {
-    const remove = () => this.metadata.deleteField(input.datasetId, input.fieldId, input.workspaceId);
+    const fieldId = lookupId(input.fieldId);
+    const remove = () => this.metadata.deleteField(input.datasetId, fieldId, input.workspaceId);
     if (!(await writeCheckingDataset(this.datasets, input, remove, (deleted) => !deleted))) {
       throw metadataNotFound();
     }

@@ -1,5 +1,6 @@
 import { builtInFieldUsage, ensureDatasetServesApi, type MetadataFieldUsage } from "@service-api/domain";
 import type { MetadataRepository } from "@service-api/ports";
+import { ensureDatasetScope } from "../datasets/open-dataset.js";
 
 export interface ListMetadataFieldsInput {
   workspaceId: string;
@@ -16,6 +17,7 @@ export class ListMetadataFields {
   constructor(private readonly metadata: MetadataRepository) {}
 
   async execute(input: ListMetadataFieldsInput): Promise<MetadataFieldList> {
+    ensureDatasetScope(input);
     const found = await this.metadata.findFieldUsage(input.workspaceId, input.datasetId);
     const dataset = ensureDatasetServesApi(found.dataset);
     const builtIn = dataset.builtInFieldEnabled ? builtInFieldUsage(found.documentCount) : [];

@@ -1,4 +1,4 @@
-import type { MetadataField } from "@service-api/domain";
+import { lookupId, type MetadataField } from "@service-api/domain";
 import type { DatasetRepository, MetadataRepository } from "@service-api/ports";
 import { checkAfterDataset, writeCheckingDataset } from "../datasets/open-dataset.js";
 import { ensureFieldName, metadataNameTaken, metadataNotFound } from "./metadata-field-rules.js";
@@ -24,7 +24,7 @@ export class RenameMetadataField {
   async execute(input: RenameMetadataFieldInput): Promise<MetadataField> {
     const { workspaceId, datasetId, fieldId, name } = input;
     await checkAfterDataset(this.datasets, input, () => ensureFieldName(name));
-    const rename = () => this.metadata.renameField(datasetId, fieldId, name, workspaceId);
+    const rename = () => this.metadata.renameField(datasetId, lookupId(fieldId), name, workspaceId);
     // A taken name is refused by the unique index, after the dataset's check passed.
     const renamed = await writeCheckingDataset(this.datasets, input, rename, (r) => r === "not_found");
     if (renamed === "not_found") throw metadataNotFound();

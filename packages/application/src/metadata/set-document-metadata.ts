@@ -6,6 +6,8 @@ import {
   typedMetadataValue,
 } from "@service-api/domain";
 import type { DocumentValueChanges, MetadataRepository } from "@service-api/ports";
+import { ensureDatasetScope } from "../datasets/open-dataset.js";
+import { checkedOperations } from "./document-metadata-operations.js";
 import { metadataNotFound } from "./metadata-field-rules.js";
 
 /** One document's values: `partialUpdate` false makes them its only values; true sets or clears each. */
@@ -18,7 +20,7 @@ export interface DocumentMetadataOperation {
 
 export interface SetDocumentMetadataInput {
   workspaceId: string;
-  /** Checked here (404, 403) before anything else: read with the fields and documents. */
+  /** Checked here (404, 403) after the operations' shape: read with the fields and documents. */
   datasetId: string;
   operations: DocumentMetadataOperation[];
 }
@@ -31,7 +33,10 @@ export interface SetDocumentMetadataInput {
 export class SetDocumentMetadata {
   constructor(private readonly metadata: MetadataRepository) {}
 
-  async execute({ workspaceId, datasetId, operations }: SetDocumentMetadataInput): Promise<void> {
+  async execute(input: SetDocumentMetadataInput): Promise<void> {
+    const operations = checkedOperations(input.operations);
+    const { workspaceId, datasetId } = input;
+    ensureDatasetScope(input);
     const found = await this.metadata.findForValueWrite(
       workspaceId,
       datasetId,

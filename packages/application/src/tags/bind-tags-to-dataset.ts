@@ -1,5 +1,5 @@
-import { NotFoundError } from "@service-api/domain";
 import type { Clock, IdGenerator, TagRepository } from "@service-api/ports";
+import { bindingDatasetNotFound, bindingTagIds, ensureBindingTarget } from "./knowledge-tag-rules.js";
 
 export interface BindTagsToDatasetInput {
   workspaceId: string;
@@ -20,12 +20,14 @@ export class BindTagsToDataset {
   ) {}
 
   async execute(input: BindTagsToDatasetInput): Promise<void> {
+    const tagIds = bindingTagIds(input.tagIds);
+    ensureBindingTarget(input.workspaceId, input.targetId);
     const bound = await this.tags.bindToDataset({
       workspaceId: input.workspaceId,
       datasetId: input.targetId,
-      tags: [...new Set(input.tagIds)].map((tagId) => ({ tagId, bindingId: this.ids.next() })),
+      tags: [...new Set(tagIds)].map((tagId) => ({ tagId, bindingId: this.ids.next() })),
       createdAt: this.clock.nowSeconds(),
     });
-    if (!bound) throw new NotFoundError("Dataset not found");
+    if (!bound) throw bindingDatasetNotFound();
   }
 }

@@ -1,3 +1,4 @@
+import { isPossibleId } from "@service-api/domain";
 import type { TagRepository } from "@service-api/ports";
 import { tagNotFound } from "./knowledge-tag-rules.js";
 
@@ -11,6 +12,7 @@ export class DeleteKnowledgeTag {
   constructor(private readonly tags: TagRepository) {}
 
   async execute(input: DeleteKnowledgeTagInput): Promise<void> {
+    if (!isPossibleId(input.workspaceId) || !isPossibleId(input.tagId)) throw tagNotFound();
     if (!(await this.tags.delete(input.workspaceId, "knowledge", input.tagId))) throw tagNotFound();
   }
 }

@@ -1,5 +1,6 @@
 import { ensureDatasetServesApi, type Tag } from "@service-api/domain";
 import type { TagRepository } from "@service-api/ports";
+import { ensureDatasetScope } from "../datasets/open-dataset.js";
 
 export interface ListDatasetTagsInput {
   workspaceId: string;
@@ -14,6 +15,7 @@ export class ListDatasetTags {
   constructor(private readonly tags: TagRepository) {}
 
   async execute({ workspaceId, datasetId }: ListDatasetTagsInput): Promise<Tag[]> {
+    ensureDatasetScope({ workspaceId, datasetId });
     const found = await this.tags.findBoundToDataset(workspaceId, datasetId);
     ensureDatasetServesApi(found.dataset);
     return found.tags;

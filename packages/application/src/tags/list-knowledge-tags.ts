@@ -1,4 +1,4 @@
-import type { CountedTag } from "@service-api/domain";
+import { type CountedTag, isPossibleId } from "@service-api/domain";
 import type { TagRepository } from "@service-api/ports";
 
 /** List Knowledge Tags: the workspace's knowledge tags, newest first, with their binding counts. */
@@ -6,6 +6,8 @@ export class ListKnowledgeTags {
   constructor(private readonly tags: TagRepository) {}
 
   async execute(input: { workspaceId: string }): Promise<CountedTag[]> {
+    // An id that can name nothing is no workspace's: it has no tags.
+    if (!isPossibleId(input.workspaceId)) return [];
     return this.tags.listCounted(input.workspaceId, "knowledge");
   }
 }

@@ -1,4 +1,4 @@
-import type { CountedTag } from "@service-api/domain";
+import { type CountedTag, isPossibleId } from "@service-api/domain";
 import type { TagRepository } from "@service-api/ports";
 import { ensureTagName, tagNameTaken, tagNotFound } from "./knowledge-tag-rules.js";
 
@@ -14,6 +14,7 @@ export class RenameKnowledgeTag {
 
   async execute(input: RenameKnowledgeTagInput): Promise<CountedTag> {
     ensureTagName(input.name);
+    if (!isPossibleId(input.workspaceId) || !isPossibleId(input.tagId)) throw tagNotFound();
     const renamed = await this.tags.rename(input.workspaceId, "knowledge", input.tagId, input.name);
     if (renamed === "not_found") throw tagNotFound();
     if (renamed === "name_taken") throw tagNameTaken();

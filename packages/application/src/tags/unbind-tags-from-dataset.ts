@@ -1,5 +1,5 @@
-import { NotFoundError } from "@service-api/domain";
 import type { TagRepository } from "@service-api/ports";
+import { bindingDatasetNotFound, bindingTagIds, ensureBindingTarget } from "./knowledge-tag-rules.js";
 
 export interface UnbindTagsFromDatasetInput {
   workspaceId: string;
@@ -16,7 +16,9 @@ export class UnbindTagsFromDataset {
   constructor(private readonly tags: TagRepository) {}
 
   async execute(input: UnbindTagsFromDatasetInput): Promise<void> {
-    const unbound = await this.tags.unbindFromDataset(input.workspaceId, input.targetId, input.tagIds);
-    if (!unbound) throw new NotFoundError("Dataset not found");
+    const tagIds = bindingTagIds(input.tagIds);
+    ensureBindingTarget(input.workspaceId, input.targetId);
+    const unbound = await this.tags.unbindFromDataset(input.workspaceId, input.targetId, tagIds);
+    if (!unbound) throw bindingDatasetNotFound();
   }
 }

@@ -1,4 +1,4 @@
-import { type ApiKey, displayPrefixOf, NotFoundError } from "@service-api/domain";
+import { type ApiKey, displayPrefixOf, lookupId, NotFoundError } from "@service-api/domain";
 import type { Clock, IdGenerator, Repositories, TokenGenerator, TokenHasher } from "@service-api/ports";
 
 export type KeyTarget = { appId: string } | { workspaceId: string };
@@ -24,7 +24,8 @@ export class IssueApiKey {
     let key: ApiKey;
     let token: string;
     if ("appId" in target) {
-      const app = await this.repositories.apps.findById(target.appId);
+      // An id no store can hold names nothing (PostgreSQL would refuse it with its own error).
+      const app = await this.repositories.apps.findById(lookupId(target.appId));
       if (!app) throw new NotFoundError(`No app has the id ${target.appId}.`);
       token = this.tokens.generate("app");
       key = {
@@ -36,7 +37,7 @@ export class IssueApiKey {
         displayPrefix: displayPrefixOf(token),
       };
     } else {
-      const workspace = await this.repositories.workspaces.findById(target.workspaceId);
+      const workspace = await this.repositories.workspaces.findById(lookupId(target.workspaceId));
       if (!workspace) throw new NotFoundError(`No workspace has the id ${target.workspaceId}.`);
       token = this.tokens.generate("dataset");
       key = {

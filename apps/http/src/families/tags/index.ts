@@ -25,9 +25,9 @@ export interface TagUseCases {
 export const tagsFamily = defineFamily({
   name: "tags",
   token: Symbol("TagUseCases") as InjectionToken<TagUseCases>,
-  useCases: ({ repositories: { tags }, clock, ids }) => ({
+  useCases: ({ repositories: { tags, workspaces }, clock, ids }) => ({
     listKnowledgeTags: new ListKnowledgeTags(tags),
-    createKnowledgeTag: new CreateKnowledgeTag(tags, ids, clock),
+    createKnowledgeTag: new CreateKnowledgeTag(tags, ids, clock, workspaces),
     renameKnowledgeTag: new RenameKnowledgeTag(tags),
     deleteKnowledgeTag: new DeleteKnowledgeTag(tags),
     bindTagsToDataset: new BindTagsToDataset(tags, ids, clock),
