@@ -116,6 +116,11 @@ describe("API keys", () => {
     await call(server.url, "GET", `/v1/${datasetKey}`, { token: datasetKey });
     await call(server.url, "GET", `/v1/datasets/${datasetKey}/documents`, { token: datasetKey });
     await call(server.url, "GET", `/v1/datasets/Bearer%20${appKey}`, { token: datasetKey });
+    // An id that merely has such a word in it is kept.
+    for (const id of ["uploads-42", "webapp-12", "cards-7f3a9b2c4d5e6f708192"]) {
+      const kept = await call(server.url, "GET", "/healthz", { headers: { "X-Request-Id": id } });
+      expect(kept.headers.get("x-request-id")).toBe(id);
+    }
     const logs = server.logText();
     expect(logs).toContain('"path":"/v1/ds-…"');
     for (const secret of [datasetKey, appKey]) expect(logs).not.toContain(secret.slice(3));

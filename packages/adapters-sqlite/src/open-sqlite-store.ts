@@ -67,9 +67,9 @@ export async function openSqliteStore({
   try {
     if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
     database = new Database(path);
-    database.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
-    database.pragma("journal_mode = WAL");
+    // Before WAL mode, which writes too: a read-only file is refused in the words that say so.
     ensureWritable(database, path, busyTimeoutMs);
+    database.pragma("journal_mode = WAL");
     database.pragma(`synchronous = ${synchronous === "full" ? "FULL" : "NORMAL"}`);
     database.pragma("foreign_keys = ON");
     database.pragma(`mmap_size = ${Math.trunc(mmapSizeBytes)}`);

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { openSqliteStore } from "./open-sqlite-store.js";
-import { ensureWritable, SqliteFileError } from "./sqlite-file.js";
+import { ensureWritable, namingTheFile, SqliteFileError } from "./sqlite-file.js";
 import { isSqliteUnavailable } from "./sqlite-unavailability.js";
 
 const directory = mkdtempSync(join(tmpdir(), "service-api-sqlite-file-"));
@@ -26,6 +26,17 @@ describe("the SQLite file of a store", () => {
     } finally {
       database.close();
     }
+  });
+
+  it("says a file is read-only whichever statement met the refusal first (WAL mode, say)", () => {
+    const path = join(directory, "refused.sqlite");
+    const refusal = Object.assign(new Error("attempt to write a readonly database"), {
+      code: "SQLITE_READONLY_DIRECTORY",
+    });
+    const error = namingTheFile(path, refusal);
+    expect(error).toBeInstanceOf(SqliteFileError);
+    expect(error.message).toContain(`The SQLite database ${path} is read-only to this process`);
+    expect(error.cause).toBe(refusal);
   });
 
   it("passes a writable file, leaving it as it was", () => {
