@@ -114,11 +114,14 @@ describe("a router whose store cannot be opened", () => {
     });
     cleanups.push(() => router.close());
     await router.ready.catch(() => {});
+    const failedAt = performance.now();
     const base = await host(router);
     expect(await get(`${base}/kb/site`)).toMatchObject({ status: 503, retryAfter: "1" });
     rmSync(join(folder, "data"));
-    // Within the back-off: answered without trying.
-    expect(await get(`${base}/kb/site`)).toMatchObject({ status: 503, retryAfter: "1" });
+    // Within the back-off (1 s from the failed attempt; a machine too slow to ask within it skips
+    // this step): answered without trying.
+    if (performance.now() - failedAt < 800)
+      expect(await get(`${base}/kb/site`)).toMatchObject({ status: 503, retryAfter: "1" });
     await sleep(1100);
     expect(await get(`${base}/kb/site`)).toMatchObject({ status: 401, body: UNAUTHORIZED });
     expect(await get(`${base}/kb/site`)).toMatchObject({ status: 401, body: UNAUTHORIZED });
