@@ -1,4 +1,5 @@
-// The errors use cases throw, for `instanceof`: a call on a closed store throws a StoreUnavailableError.
+// The errors use cases throw, for `instanceof`: a call on a closed store throws a StoreClosedError,
+// a StoreUnavailableError.
 export {
   ArchivedDocumentImmutableError,
   BadRequestError,
@@ -14,6 +15,7 @@ export {
   UnauthorizedError,
 } from "@service-api/domain";
 export { type ImportIssue, InvalidImportError } from "@service-api/provisioning";
+export { StoreClosedError, StoreOptionsError } from "@service-api/stores";
 export * from "./app.js";
 export * from "./config.js";
 export * from "./container.js";

@@ -16,6 +16,7 @@ import {
   NotFoundError,
   openServiceApi,
   type ServiceApiOptions,
+  StoreClosedError,
   StoreUnavailableError,
 } from "../src/index.js";
 import { CLOSED_MESSAGE } from "../src/lifecycle/retrying-opener.js";
@@ -318,8 +319,11 @@ describe("the errors an embedder tests with instanceof", () => {
       InvalidImportError,
     );
     await api.close();
-    await expect(
-      api.listMetadataFields.execute({ workspaceId: world.workspace.id, datasetId: world.dataset.id }),
-    ).rejects.toBeInstanceOf(StoreUnavailableError);
+    const afterClose = api.listMetadataFields.execute({
+      workspaceId: world.workspace.id,
+      datasetId: world.dataset.id,
+    });
+    await expect(afterClose).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(afterClose).rejects.toBeInstanceOf(StoreClosedError);
   });
 });

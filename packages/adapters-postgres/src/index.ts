@@ -1,3 +1,5 @@
+// A call on a closed store: refused with this `StoreUnavailableError` (both stores throw it).
+export { StoreClosedError } from "@service-api/adapters-kysely";
 export {
   DEFAULT_FIELD_COUNT_FOLDING,
   type FieldCountFoldingOptions,
