@@ -1,9 +1,12 @@
 import {
+  expectedWholeNumber,
+  MAX_TIMER_MS,
   type PostgresPoolOptions,
   type PostgresTuning,
   type SqliteTuning,
   StoreEnvironmentError,
   storeOptionsFromEnvironment,
+  wholeNumberIn,
 } from "@service-api/stores";
 import express from "express";
 import { z } from "zod";
@@ -11,22 +14,13 @@ import type { RateLimitSettings } from "./rate-limits/rate-limits.js";
 
 const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
 
-/** Node's timers take at most 2^31−1 ms: a longer one fires after 1 ms. */
-const MAX_TIMER_MS = 2_147_483_647;
-
-/**
- * Plain decimal digits, nothing else: no sign, point, exponent, `0x` or surrounding spaces
- * (`Number` would read `" "` as 0 and `"1e3"` as 1000).
- */
-const DIGITS = /^\d+$/;
-
+/** A whole number within `minimum` and `maximum`, by the store's rule: plain decimal digits only. */
 function wholeNumber(minimum: number, maximum?: number) {
+  const rule = { minimum, maximum };
   return z.string().transform((raw, context) => {
-    const value = Number(raw);
-    if (DIGITS.test(raw) && Number.isSafeInteger(value) && value >= minimum && value <= (maximum ?? value))
-      return value;
-    const bound = maximum === undefined ? "" : ` and ≤ ${maximum}`;
-    context.addIssue({ code: "custom", message: `expected a whole number ≥ ${minimum}${bound}` });
+    const value = wholeNumberIn(raw, rule);
+    if (value !== undefined) return value;
+    context.addIssue({ code: "custom", message: expectedWholeNumber(rule) });
     return z.NEVER;
   });
 }
@@ -183,11 +177,11 @@ const TRUST_PROXY_EXPECTED =
 function trustProxyOf(value: string, context: z.RefinementCtx): boolean | number | string {
   if (value === "true") return true;
   if (value === "false") return false;
-  const hops = Number(value);
-  if (DIGITS.test(value) && Number.isSafeInteger(hops)) return hops;
+  const hops = wholeNumberIn(value, { minimum: 0 });
+  if (hops !== undefined) return hops;
   const entries = value.split(",").map((entry) => entry.trim());
   let problem: string | undefined;
-  if (DIGITS.test(value)) problem = "too many hops";
+  if (/^\d+$/.test(value)) problem = "too many hops";
   else if (entries.includes("")) problem = "an empty entry";
   else if (entries.some((entry) => /^(\d+|0x[\da-f]+)$/i.test(entry)))
     problem = "a number of hops is digits alone, not an address";

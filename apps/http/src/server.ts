@@ -1,7 +1,7 @@
 import cluster from "node:cluster";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { openStore } from "@service-api/stores";
+import { MAX_TIMER_MS, openStore } from "@service-api/stores";
 import type { Logger } from "pino";
 import { AggregatorRegistry } from "prom-client";
 import type { DependencyContainer } from "tsyringe";
@@ -136,8 +136,8 @@ function settledBy(deadline: number, work: Promise<unknown>, late: () => void): 
         late();
         resolve();
       },
-      // Past 2^31 − 1 ms, Node's timer would fire at once.
-      Math.min(Math.max(0, deadline - performance.now()), 2_147_483_647),
+      // Past it, Node's timer would fire at once.
+      Math.min(Math.max(0, deadline - performance.now()), MAX_TIMER_MS),
     );
     work.then(
       () => {

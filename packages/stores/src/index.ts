@@ -2,3 +2,9 @@ export { StoreClosedError } from "@service-api/adapters-postgres";
 export * from "./check-store-options.js";
 export * from "./open-store.js";
 export * from "./store-environment.js";
+export {
+  expectedWholeNumber,
+  MAX_TIMER_MS,
+  type WholeNumberRule,
+  wholeNumberIn,
+} from "./store-option-rules.js";

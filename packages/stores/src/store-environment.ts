@@ -11,11 +11,11 @@ import {
   EXPECTED_SYNCHRONOUS,
   expectedWholeNumber,
   isSqliteSynchronous,
-  isWholeNumberWithin,
   POOL_RULES,
   POSTGRES_RULES,
   SQLITE_RULES,
   type WholeNumberRule,
+  wholeNumberIn,
 } from "./store-option-rules.js";
 
 /** The environment variables of the store, with the pool bound each one sets. */
@@ -26,9 +26,6 @@ const POOL_VARIABLES: Record<string, keyof PostgresPoolOptions> = {
   DATABASE_IDLE_TIMEOUT_MS: "idleTimeoutMs",
   DATABASE_NAMED_STATEMENTS: "namedStatements",
 };
-
-/** Plain decimal digits: no sign, point, exponent, `0x` or spaces (`Number` would read `" "` as 0). */
-const DIGITS = /^\d+$/;
 
 export class StoreEnvironmentError extends Error {}
 
@@ -52,8 +49,8 @@ export function storeOptionsFromEnvironment(environment: Record<string, string |
   const wholeNumber = (variable: string, rule: WholeNumberRule, fallback: number) => {
     const raw = environment[variable];
     if (raw === undefined || raw === "") return fallback;
-    const value = Number(raw);
-    if (DIGITS.test(raw) && isWholeNumberWithin(value, rule)) return value;
+    const value = wholeNumberIn(raw, rule);
+    if (value !== undefined) return value;
     problems.push(`${variable}: ${expectedWholeNumber(rule)}`);
     return fallback;
   };

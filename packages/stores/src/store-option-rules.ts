@@ -44,6 +44,15 @@ export function isWholeNumberWithin(value: unknown, { minimum, maximum }: WholeN
   );
 }
 
+/** Plain decimal digits: no sign, point, exponent, `0x` or spaces (`Number` would read `" "` as 0). */
+const DIGITS = /^\d+$/;
+
+/** The whole number `raw` writes, within `rule`, or undefined: plain decimal digits only. */
+export function wholeNumberIn(raw: string, rule: WholeNumberRule): number | undefined {
+  const value = Number(raw);
+  return DIGITS.test(raw) && isWholeNumberWithin(value, rule) ? value : undefined;
+}
+
 export function expectedWholeNumber({ minimum, maximum }: WholeNumberRule): string {
   return `expected a whole number ≥ ${minimum}${maximum === undefined ? "" : ` and ≤ ${maximum}`}`;
 }
