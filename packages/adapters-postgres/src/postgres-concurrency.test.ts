@@ -105,6 +105,37 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
   const closeAll = (stores: Store[]) => Promise.all(stores.map((store) => store.close()));
 
   /**
+   * The deadlocks PostgreSQL counted while three instances did `work` on a workspace with two
+   * datasets, read once the instances have closed (`settledDeadlocks`).
+   */
+  async function deadlocksDuring(
+    work: (context: {
+      stores: Store[];
+      workspace: ReturnType<typeof aWorkspace>;
+      targets: ReturnType<typeof aDataset>[];
+    }) => Promise<void>,
+  ): Promise<number> {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    const before = await settledDeadlocks(client);
+    const stores = await instances(3);
+    const closing = once(() => closeAll(stores));
+    try {
+      const { workspaces, datasets } = stores[0]!.repositories;
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const targets = [aDataset(workspace.id), aDataset(workspace.id)];
+      for (const target of targets) await datasets.save(target);
+      await work({ stores, workspace, targets });
+      await closing();
+      return (await settledDeadlocks(client)) - before;
+    } finally {
+      await closing();
+      await client.end();
+    }
+  }
+
+  /**
    * A store on a new schema, a second connection to it (another instance's), and a dataset of a new
    * workspace there; both connections closed after `work`.
    */
@@ -192,17 +223,8 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
     }));
 
   it("binds the same tags from several instances in opposite orders without a deadlock", async () => {
-    const client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    const before = await settledDeadlocks(client);
-    const stores = await instances(3);
-    const closing = once(() => closeAll(stores));
-    try {
-      const { workspaces, datasets, tags } = stores[0]!.repositories;
-      const workspace = aWorkspace();
-      await workspaces.save(workspace);
-      const targets = [aDataset(workspace.id), aDataset(workspace.id)];
-      for (const target of targets) await datasets.save(target);
+    const deadlocks = await deadlocksDuring(async ({ stores, workspace, targets }) => {
+      const { tags } = stores[0]!.repositories;
       const tagList = Array.from({ length: 6 }, (_, index) => aTag(workspace.id, { name: `tag ${index}` }));
       for (const tag of tagList) await tags.save(tag);
       for (let round = 0; round < 5; round += 1) {
@@ -224,26 +246,13 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
             tagList.map((tag) => tag.id),
           );
       }
-      await closing();
-      expect((await settledDeadlocks(client)) - before).toBe(0);
-    } finally {
-      await closing();
-      await client.end();
-    }
+    });
+    expect(deadlocks).toBe(0);
   });
 
   it("unbinds and deletes the same tags from several instances, in any order, without a deadlock", async () => {
-    const client = new pg.Client({ connectionString: database.url });
-    await client.connect();
-    const before = await settledDeadlocks(client);
-    const stores = await instances(3);
-    const closing = once(() => closeAll(stores));
-    try {
-      const { workspaces, datasets, tags } = stores[0]!.repositories;
-      const workspace = aWorkspace();
-      await workspaces.save(workspace);
-      const targets = [aDataset(workspace.id), aDataset(workspace.id)];
-      for (const target of targets) await datasets.save(target);
+    const deadlocks = await deadlocksDuring(async ({ stores, workspace, targets }) => {
+      const { tags } = stores[0]!.repositories;
       for (let round = 0; round < 6; round += 1) {
         const tagList = Array.from({ length: 8 }, () => aTag(workspace.id));
         for (const tag of tagList) await tags.save(tag);
@@ -270,12 +279,8 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
         expect(settled.filter((result) => result.status === "rejected")).toEqual([]);
       }
       expect(await tags.listInWorkspace(workspace.id)).toEqual([]);
-      await closing();
-      expect((await settledDeadlocks(client)) - before).toBe(0);
-    } finally {
-      await closing();
-      await client.end();
-    }
+    });
+    expect(deadlocks).toBe(0);
   }, 30_000);
 
   it("leaves one binding per pair when instances bind the same tags at once", async () => {
