@@ -138,16 +138,21 @@ describe("openStore, given options at their limits", () => {
     sqlite: { mmapSizeBytes: 0, busyTimeoutMs: 2 ** 31 - 1, synchronous: "full" },
   } satisfies StoreOptions;
 
+  /** Options at their limits pass the check, open a store, and it serves. */
+  async function expectToOpenAndServe(options: StoreOptions) {
+    expect(() => checkStoreOptions(options)).not.toThrow();
+    const store = await openStore(options);
+    const workspace = aWorkspace();
+    await store.repositories.workspaces.save(workspace);
+    expect(await store.repositories.workspaces.findById(workspace.id)).toEqual(workspace);
+    await store.close();
+  }
+
   it("opens SQLite", async () => {
     const directory = mkdtempSync(join(tmpdir(), "service-api-stores-"));
     try {
       const options = { ...limits, databaseUrl: `file:${join(directory, "kb.sqlite")}` };
-      expect(() => checkStoreOptions(options)).not.toThrow();
-      const store = await openStore(options);
-      const workspace = aWorkspace();
-      await store.repositories.workspaces.save(workspace);
-      expect(await store.repositories.workspaces.findById(workspace.id)).toEqual(workspace);
-      await store.close();
+      await expectToOpenAndServe(options);
     } finally {
       rmSync(directory, { recursive: true, force: true });
     }
@@ -157,12 +162,7 @@ describe("openStore, given options at their limits", () => {
     const database = await createTestDatabase();
     try {
       const options = { ...limits, databaseUrl: database.url };
-      expect(() => checkStoreOptions(options)).not.toThrow();
-      const store = await openStore(options);
-      const workspace = aWorkspace();
-      await store.repositories.workspaces.save(workspace);
-      expect(await store.repositories.workspaces.findById(workspace.id)).toEqual(workspace);
-      await store.close();
+      await expectToOpenAndServe(options);
     } finally {
       await database.drop();
     }
