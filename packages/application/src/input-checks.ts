@@ -23,3 +23,8 @@ export function ensureObject(value: unknown, field: string): asserts value is Re
   if (typeof value !== "object" || value === null || Array.isArray(value))
     throw new InvalidParamError(field, `${field}: must be an object.`);
 }
+
+/** Refuses a call given no input object at all (none, null, text), before any of its fields is read. */
+export function ensureInput(input: unknown): asserts input is object {
+  ensureObject(input, "input");
+}

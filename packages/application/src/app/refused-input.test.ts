@@ -20,6 +20,8 @@ describe("app use cases called with an app their types do not allow", () => {
     ];
     for (const bad of [
       undefined,
+      null,
+      "x",
       { ...app, id: NUL },
       { ...app, workspaceId: NUL },
       { ...app, createdBy: NUL },

@@ -12,7 +12,7 @@ import {
 } from "@service-api/domain";
 import type { ConversationRepository, VariablesPageRead } from "@service-api/ports";
 import { ensureGrantedApp } from "../access/granted-app.js";
-import { ensureOptionalText } from "../input-checks.js";
+import { ensureInput, ensureOptionalText } from "../input-checks.js";
 
 export interface ListConversationVariablesInput {
   app: App;
@@ -41,6 +41,7 @@ export class ListConversationVariables {
   constructor(private readonly conversations: ConversationRepository) {}
 
   async execute(input: ListConversationVariablesInput): Promise<VariablePage> {
+    ensureInput(input);
     const app = ensureGrantedApp(input.app);
     ensureChatApp(app);
     const user = ensureUserGiven(input.user);

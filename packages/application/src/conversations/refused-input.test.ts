@@ -1,6 +1,6 @@
 import { aConversation, anApp, anEndUser, aVariable, aWorkspace } from "@service-api/ports/testing";
 import { describe, expect, it } from "vitest";
-import { loose, NUL } from "../test-support/loose-input.js";
+import { loose, NO_INPUT, NOT_INPUTS, NUL } from "../test-support/loose-input.js";
 import { createWorld } from "../test-support/world.js";
 import { ListConversationVariables } from "./list-conversation-variables.js";
 import { UpdateConversationVariable } from "./update-conversation-variable.js";
@@ -43,6 +43,15 @@ async function setup() {
 const NOT_AN_APP = { code: "invalid_param", message: "app: must be the app an app key grants." };
 
 describe("conversation use cases called with input their types do not allow", () => {
+  it("refuse a call given no input object with invalid_param, writing nothing", async () => {
+    const { world, update, list } = await setup();
+    const before = world.contents();
+    for (const use of [update, list]) {
+      for (const input of NOT_INPUTS) await expect(use.execute(loose(input))).rejects.toMatchObject(NO_INPUT);
+    }
+    expect(world.contents()).toEqual(before);
+  });
+
   it("refuse a missing app, or one whose ids can name nothing, before anything is read or written", async () => {
     const { world, app, update, list, updateInput, listInput } = await setup();
     const before = world.contents();

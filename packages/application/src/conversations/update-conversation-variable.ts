@@ -13,6 +13,7 @@ import {
 } from "@service-api/domain";
 import type { Clock, ConversationRepository } from "@service-api/ports";
 import { ensureGrantedApp } from "../access/granted-app.js";
+import { ensureInput } from "../input-checks.js";
 
 export interface UpdateConversationVariableInput {
   app: App;
@@ -32,6 +33,7 @@ export class UpdateConversationVariable {
   ) {}
 
   async execute(input: UpdateConversationVariableInput): Promise<ConversationVariable> {
+    ensureInput(input);
     const app = ensureGrantedApp(input.app);
     ensureChatApp(app);
     const { user, value } = ensureVariableUpdate(input);

@@ -1,5 +1,6 @@
 import { ensureDatasetServesApi } from "@service-api/domain";
 import type { DatasetRepository } from "@service-api/ports";
+import { ensureInput } from "../input-checks.js";
 import type { DatasetView } from "./dataset-view.js";
 import { ensureDatasetScope } from "./open-dataset.js";
 
@@ -13,6 +14,7 @@ export class GetDataset {
   constructor(private readonly datasets: DatasetRepository) {}
 
   async execute(input: GetDatasetInput): Promise<DatasetView> {
+    ensureInput(input);
     ensureDatasetScope(input);
     const overview = await this.datasets.findOverview(input.workspaceId, input.datasetId);
     ensureDatasetServesApi(overview?.dataset);

@@ -8,7 +8,7 @@ import {
   pageOf,
 } from "@service-api/domain";
 import type { DatasetRepository } from "@service-api/ports";
-import { ensureList, ensureOptionalText } from "../input-checks.js";
+import { ensureInput, ensureList, ensureOptionalText } from "../input-checks.js";
 import type { DatasetView } from "./dataset-view.js";
 
 export interface ListDatasetsInput {
@@ -25,6 +25,7 @@ export class ListDatasets {
   constructor(private readonly datasets: DatasetRepository) {}
 
   async execute(input: ListDatasetsInput): Promise<Page<DatasetView>> {
+    ensureInput(input);
     const page = ensurePageRequest(input.page);
     const { workspaceId, keyword, tagIds } = input;
     ensureOptionalText(keyword, "keyword");

@@ -6,6 +6,7 @@ import {
   NotFoundError,
 } from "@service-api/domain";
 import type { DatasetRepository } from "@service-api/ports";
+import { ensureInput } from "../input-checks.js";
 
 export interface OpenDatasetInput {
   workspaceId: string;
@@ -20,7 +21,8 @@ export interface OpenDatasetInput {
 export class OpenDataset {
   constructor(private readonly datasets: DatasetRepository) {}
 
-  execute(input: OpenDatasetInput): Promise<Dataset> {
+  async execute(input: OpenDatasetInput): Promise<Dataset> {
+    ensureInput(input);
     return checkedDataset(this.datasets, input);
   }
 }

@@ -1,6 +1,6 @@
 import { aDataset, aTag, aWorkspace } from "@service-api/ports/testing";
 import { describe, expect, it } from "vitest";
-import { loose, NUL } from "../test-support/loose-input.js";
+import { loose, NO_INPUT, NOT_INPUTS, NUL } from "../test-support/loose-input.js";
 import { createWorld } from "../test-support/world.js";
 import { GetDataset } from "./get-dataset.js";
 import { ListDatasets } from "./list-datasets.js";
@@ -15,6 +15,7 @@ async function setup() {
   const tag = aTag(workspace.id);
   await world.tags.save(tag);
   return {
+    world,
     workspace,
     dataset,
     tag,
@@ -25,6 +26,15 @@ async function setup() {
 }
 
 describe("dataset use cases called with input their types do not allow", () => {
+  it("refuse a call given no input object with invalid_param, writing nothing", async () => {
+    const { world, list, get, open } = await setup();
+    const before = world.contents();
+    for (const use of [list, get, open]) {
+      for (const input of NOT_INPUTS) await expect(use.execute(loose(input))).rejects.toMatchObject(NO_INPUT);
+    }
+    expect(world.contents()).toEqual(before);
+  });
+
   it("refuse a page, a keyword or tag ids of the wrong kind with invalid_param", async () => {
     const { workspace, list } = await setup();
     const page = { page: 1, limit: 20 };

@@ -1,6 +1,7 @@
 import { ArchivedDocumentImmutableError, lookupId, NotFoundError } from "@service-api/domain";
 import type { DatasetRepository, DocumentRepository } from "@service-api/ports";
 import { checkedDataset, ensureDatasetScope } from "../datasets/open-dataset.js";
+import { ensureInput } from "../input-checks.js";
 
 /** A document flipping between archived and not as fast as it is deleted is refused after this many tries. */
 const ATTEMPTS = 3;
@@ -17,6 +18,7 @@ export class DeleteDocument {
   ) {}
 
   async execute(input: { workspaceId: string; datasetId: string; documentId: string }): Promise<void> {
+    ensureInput(input);
     const { workspaceId, datasetId } = input;
     ensureDatasetScope(input);
     const documentId = lookupId(input.documentId);

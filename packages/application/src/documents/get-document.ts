@@ -10,6 +10,7 @@ import {
 } from "@service-api/domain";
 import type { DocumentRepository } from "@service-api/ports";
 import { ensureDatasetScope } from "../datasets/open-dataset.js";
+import { ensureInput } from "../input-checks.js";
 
 export interface GetDocumentInput {
   workspaceId: string;
@@ -24,6 +25,7 @@ export class GetDocument {
   constructor(private readonly documents: DocumentRepository) {}
 
   async execute(input: GetDocumentInput): Promise<DocumentView> {
+    ensureInput(input);
     ensureDatasetScope(input);
     const found = await this.documents.findDetail(
       input.workspaceId,

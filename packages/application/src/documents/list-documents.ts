@@ -13,7 +13,7 @@ import {
 } from "@service-api/domain";
 import type { DatasetRepository, DocumentListing, DocumentRepository } from "@service-api/ports";
 import { ensureDatasetScope } from "../datasets/open-dataset.js";
-import { ensureOptionalText } from "../input-checks.js";
+import { ensureInput, ensureOptionalText } from "../input-checks.js";
 
 export interface ListDocumentsInput {
   workspaceId: string;
@@ -41,6 +41,7 @@ export class ListDocuments {
   ) {}
 
   async execute(input: ListDocumentsInput): Promise<Page<DocumentListItem>> {
+    ensureInput(input);
     const page = ensurePageRequest(input.page);
     const { workspaceId, datasetId, keyword } = input;
     ensureOptionalText(keyword, "keyword");

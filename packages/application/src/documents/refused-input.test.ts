@@ -1,6 +1,6 @@
 import { aDataset, aDocument, aMember, aWorkspace } from "@service-api/ports/testing";
 import { describe, expect, it } from "vitest";
-import { loose, NUL, UNKNOWN_ID } from "../test-support/loose-input.js";
+import { loose, NO_INPUT, NOT_INPUTS, NUL, UNKNOWN_ID } from "../test-support/loose-input.js";
 import { createWorld } from "../test-support/world.js";
 import { DeleteDocument } from "./delete-document.js";
 import { GetDocument } from "./get-document.js";
@@ -32,6 +32,15 @@ const PAGE = "page: must be an integer of at least 1.";
 const LIMIT = "limit: must be an integer from 1 to 100.";
 
 describe("document use cases called with input their types do not allow", () => {
+  it("refuse a call given no input object with invalid_param, writing nothing", async () => {
+    const { world, get, list, remove, status } = await setup();
+    const before = world.contents();
+    for (const use of [get, list, remove, status]) {
+      for (const input of NOT_INPUTS) await expect(use.execute(loose(input))).rejects.toMatchObject(NO_INPUT);
+    }
+    expect(world.contents()).toEqual(before);
+  });
+
   it.each([
     [{ page: 1, limit: 0 }, LIMIT],
     [{ page: -1, limit: 20 }, PAGE],

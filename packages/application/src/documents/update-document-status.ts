@@ -10,7 +10,7 @@ import {
 } from "@service-api/domain";
 import type { Clock, DocumentRepository, Store } from "@service-api/ports";
 import { ensureDatasetScope } from "../datasets/open-dataset.js";
-import { ensureList } from "../input-checks.js";
+import { ensureInput, ensureList } from "../input-checks.js";
 
 export interface UpdateDocumentStatusInput {
   workspaceId: string;
@@ -36,6 +36,7 @@ export class UpdateDocumentStatus {
   ) {}
 
   async execute(input: UpdateDocumentStatusInput): Promise<void> {
+    ensureInput(input);
     const action = parseDocumentStatusAction(input.action);
     ensureList(input.documentIds, "document_ids");
     ensureDatasetScope(input);

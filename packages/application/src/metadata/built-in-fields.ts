@@ -6,7 +6,7 @@ import {
 } from "@service-api/domain";
 import type { Clock, DatasetRepository } from "@service-api/ports";
 import { writeCheckingDataset } from "../datasets/open-dataset.js";
-import { ensureBoolean } from "../input-checks.js";
+import { ensureBoolean, ensureInput } from "../input-checks.js";
 
 /** Writes a toggle tries while its dataset keeps changing between serving the workspace and not. */
 const ATTEMPTS = 3;
@@ -14,6 +14,7 @@ const ATTEMPTS = 3;
 /** Get Built-in Metadata Fields: the five, constant, once the dataset is checked (`OpenDataset`). */
 export class ListBuiltInFields {
   async execute(input: { dataset: Dataset }): Promise<typeof BUILT_IN_FIELDS> {
+    ensureInput(input);
     ensureDatasetServesApi(input.dataset);
     return BUILT_IN_FIELDS;
   }
@@ -31,6 +32,7 @@ export class ToggleBuiltInFields {
   ) {}
 
   async execute(input: { workspaceId: string; datasetId: string; enabled: boolean }): Promise<void> {
+    ensureInput(input);
     const { workspaceId, datasetId, enabled } = input;
     ensureBoolean(enabled, "enabled");
     const now = this.clock.nowSeconds();

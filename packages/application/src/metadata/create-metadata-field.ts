@@ -1,6 +1,7 @@
 import type { MetadataField, MetadataFieldType } from "@service-api/domain";
 import type { Clock, DatasetRepository, IdGenerator, MetadataRepository } from "@service-api/ports";
 import { checkAfterDataset, writeCheckingDataset } from "../datasets/open-dataset.js";
+import { ensureInput } from "../input-checks.js";
 import { ensureFieldName, ensureFieldType, metadataNameTaken } from "./metadata-field-rules.js";
 
 export interface CreateMetadataFieldInput {
@@ -23,6 +24,7 @@ export class CreateMetadataField {
   ) {}
 
   async execute(input: CreateMetadataFieldInput): Promise<MetadataField> {
+    ensureInput(input);
     const { workspaceId, datasetId, name } = input;
     // The type is the body's shape, checked before the dataset; the name's rules after it.
     const type = ensureFieldType(input.type);

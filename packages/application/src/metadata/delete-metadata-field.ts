@@ -1,6 +1,7 @@
 import { lookupId } from "@service-api/domain";
 import type { DatasetRepository, MetadataRepository } from "@service-api/ports";
 import { writeCheckingDataset } from "../datasets/open-dataset.js";
+import { ensureInput } from "../input-checks.js";
 import { metadataNotFound } from "./metadata-field-rules.js";
 
 export interface DeleteMetadataFieldInput {
@@ -20,6 +21,7 @@ export class DeleteMetadataField {
   ) {}
 
   async execute(input: DeleteMetadataFieldInput): Promise<void> {
+    ensureInput(input);
     const fieldId = lookupId(input.fieldId);
     const remove = () => this.metadata.deleteField(input.datasetId, fieldId, input.workspaceId);
     if (!(await writeCheckingDataset(this.datasets, input, remove, (deleted) => !deleted))) {

@@ -1,6 +1,7 @@
 import { builtInFieldUsage, ensureDatasetServesApi, type MetadataFieldUsage } from "@service-api/domain";
 import type { MetadataRepository } from "@service-api/ports";
 import { ensureDatasetScope } from "../datasets/open-dataset.js";
+import { ensureInput } from "../input-checks.js";
 
 export interface ListMetadataFieldsInput {
   workspaceId: string;
@@ -17,6 +18,7 @@ export class ListMetadataFields {
   constructor(private readonly metadata: MetadataRepository) {}
 
   async execute(input: ListMetadataFieldsInput): Promise<MetadataFieldList> {
+    ensureInput(input);
     ensureDatasetScope(input);
     const found = await this.metadata.findFieldUsage(input.workspaceId, input.datasetId);
     const dataset = ensureDatasetServesApi(found.dataset);

@@ -1,6 +1,6 @@
 import { aDataset, aDocument, aMetadataField, aWorkspace } from "@service-api/ports/testing";
 import { describe, expect, it } from "vitest";
-import { loose, NUL, UNKNOWN_ID } from "../test-support/loose-input.js";
+import { loose, NO_INPUT, NOT_INPUTS, NUL, UNKNOWN_ID } from "../test-support/loose-input.js";
 import { createWorld } from "../test-support/world.js";
 import { ListBuiltInFields, ToggleBuiltInFields } from "./built-in-fields.js";
 import { CreateMetadataField } from "./create-metadata-field.js";
@@ -39,6 +39,15 @@ async function setup() {
 const DATASET_NOT_FOUND = { code: "not_found", message: "Dataset not found." };
 
 describe("metadata use cases called with input their types do not allow", () => {
+  it("refuse a call given no input object with invalid_param, writing nothing", async () => {
+    const { world, create, rename, remove, list, set, toggle, builtIns } = await setup();
+    const before = world.contents();
+    for (const use of [create, rename, remove, list, set, toggle, builtIns]) {
+      for (const input of NOT_INPUTS) await expect(use.execute(loose(input))).rejects.toMatchObject(NO_INPUT);
+    }
+    expect(world.contents()).toEqual(before);
+  });
+
   it("refuse a field type other than string, number or time, before the dataset, storing no field", async () => {
     const { world, scope, create } = await setup();
     const before = world.contents();

@@ -1,6 +1,7 @@
 import { lookupId, type MetadataField } from "@service-api/domain";
 import type { DatasetRepository, MetadataRepository } from "@service-api/ports";
 import { checkAfterDataset, writeCheckingDataset } from "../datasets/open-dataset.js";
+import { ensureInput } from "../input-checks.js";
 import { ensureFieldName, metadataNameTaken, metadataNotFound } from "./metadata-field-rules.js";
 
 export interface RenameMetadataFieldInput {
@@ -22,6 +23,7 @@ export class RenameMetadataField {
   ) {}
 
   async execute(input: RenameMetadataFieldInput): Promise<MetadataField> {
+    ensureInput(input);
     const { workspaceId, datasetId, fieldId, name } = input;
     await checkAfterDataset(this.datasets, input, () => ensureFieldName(name));
     const rename = () => this.metadata.renameField(datasetId, lookupId(fieldId), name, workspaceId);

@@ -7,6 +7,7 @@ import {
 } from "@service-api/domain";
 import type { DocumentValueChanges, MetadataRepository } from "@service-api/ports";
 import { ensureDatasetScope } from "../datasets/open-dataset.js";
+import { ensureInput } from "../input-checks.js";
 import { checkedOperations } from "./document-metadata-operations.js";
 import { metadataNotFound } from "./metadata-field-rules.js";
 
@@ -34,6 +35,7 @@ export class SetDocumentMetadata {
   constructor(private readonly metadata: MetadataRepository) {}
 
   async execute(input: SetDocumentMetadataInput): Promise<void> {
+    ensureInput(input);
     const operations = checkedOperations(input.operations);
     const { workspaceId, datasetId } = input;
     ensureDatasetScope(input);

@@ -1,4 +1,5 @@
 import type { Clock, IdGenerator, TagRepository } from "@service-api/ports";
+import { ensureInput } from "../input-checks.js";
 import { bindingDatasetNotFound, bindingTagIds, ensureBindingTarget } from "./knowledge-tag-rules.js";
 
 export interface BindTagsToDatasetInput {
@@ -20,6 +21,7 @@ export class BindTagsToDataset {
   ) {}
 
   async execute(input: BindTagsToDatasetInput): Promise<void> {
+    ensureInput(input);
     const tagIds = bindingTagIds(input.tagIds);
     ensureBindingTarget(input.workspaceId, input.targetId);
     const bound = await this.tags.bindToDataset({

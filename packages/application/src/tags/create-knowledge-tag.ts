@@ -7,6 +7,7 @@ import {
   WORKSPACE_NOT_FOUND,
 } from "@service-api/domain";
 import type { Clock, IdGenerator, TagRepository, WorkspaceRepository } from "@service-api/ports";
+import { ensureInput } from "../input-checks.js";
 import { ensureTagName, tagNameTaken } from "./knowledge-tag-rules.js";
 
 export interface CreateKnowledgeTagInput {
@@ -28,6 +29,7 @@ export class CreateKnowledgeTag {
   ) {}
 
   async execute(input: CreateKnowledgeTagInput): Promise<CountedTag> {
+    ensureInput(input);
     const { workspaceId } = input;
     if (!isPossibleId(workspaceId)) throw new NotFoundError(WORKSPACE_NOT_FOUND);
     ensureTagName(input.name);

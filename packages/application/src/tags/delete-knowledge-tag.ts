@@ -1,5 +1,6 @@
 import { isPossibleId } from "@service-api/domain";
 import type { TagRepository } from "@service-api/ports";
+import { ensureInput } from "../input-checks.js";
 import { tagNotFound } from "./knowledge-tag-rules.js";
 
 export interface DeleteKnowledgeTagInput {
@@ -12,6 +13,7 @@ export class DeleteKnowledgeTag {
   constructor(private readonly tags: TagRepository) {}
 
   async execute(input: DeleteKnowledgeTagInput): Promise<void> {
+    ensureInput(input);
     if (!isPossibleId(input.workspaceId) || !isPossibleId(input.tagId)) throw tagNotFound();
     if (!(await this.tags.delete(input.workspaceId, "knowledge", input.tagId))) throw tagNotFound();
   }

@@ -1,6 +1,7 @@
 import { ensureDatasetServesApi, type Tag } from "@service-api/domain";
 import type { TagRepository } from "@service-api/ports";
 import { ensureDatasetScope } from "../datasets/open-dataset.js";
+import { ensureInput } from "../input-checks.js";
 
 export interface ListDatasetTagsInput {
   workspaceId: string;
@@ -14,7 +15,9 @@ export interface ListDatasetTagsInput {
 export class ListDatasetTags {
   constructor(private readonly tags: TagRepository) {}
 
-  async execute({ workspaceId, datasetId }: ListDatasetTagsInput): Promise<Tag[]> {
+  async execute(input: ListDatasetTagsInput): Promise<Tag[]> {
+    ensureInput(input);
+    const { workspaceId, datasetId } = input;
     ensureDatasetScope({ workspaceId, datasetId });
     const found = await this.tags.findBoundToDataset(workspaceId, datasetId);
     ensureDatasetServesApi(found.dataset);

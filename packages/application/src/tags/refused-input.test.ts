@@ -2,7 +2,7 @@ import type { Tag } from "@service-api/domain";
 import type { TagRepository } from "@service-api/ports";
 import { aDataset, aTag, aWorkspace } from "@service-api/ports/testing";
 import { describe, expect, it } from "vitest";
-import { loose, NUL, UNKNOWN_ID } from "../test-support/loose-input.js";
+import { loose, NO_INPUT, NOT_INPUTS, NUL, UNKNOWN_ID } from "../test-support/loose-input.js";
 import { createWorld } from "../test-support/world.js";
 import { BindTagsToDataset } from "./bind-tags-to-dataset.js";
 import { CreateKnowledgeTag } from "./create-knowledge-tag.js";
@@ -54,6 +54,15 @@ async function setup() {
 }
 
 describe("tag use cases called with input their types do not allow", () => {
+  it("refuse a call given no input object with invalid_param, writing nothing", async () => {
+    const { world, create, rename, remove, list, bind, unbind, datasetTags } = await setup();
+    const before = world.contents();
+    for (const use of [create, rename, remove, list, bind, unbind, datasetTags]) {
+      for (const input of NOT_INPUTS) await expect(use.execute(loose(input))).rejects.toMatchObject(NO_INPUT);
+    }
+    expect(world.contents()).toEqual(before);
+  });
+
   it("refuse a name that is not text with invalid_param, writing nothing", async () => {
     const { world, workspace, tag, create, rename } = await setup();
     const before = world.contents();

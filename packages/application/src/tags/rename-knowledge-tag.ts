@@ -1,5 +1,6 @@
 import { type CountedTag, isPossibleId } from "@service-api/domain";
 import type { TagRepository } from "@service-api/ports";
+import { ensureInput } from "../input-checks.js";
 import { ensureTagName, tagNameTaken, tagNotFound } from "./knowledge-tag-rules.js";
 
 export interface RenameKnowledgeTagInput {
@@ -13,6 +14,7 @@ export class RenameKnowledgeTag {
   constructor(private readonly tags: TagRepository) {}
 
   async execute(input: RenameKnowledgeTagInput): Promise<CountedTag> {
+    ensureInput(input);
     ensureTagName(input.name);
     if (!isPossibleId(input.workspaceId) || !isPossibleId(input.tagId)) throw tagNotFound();
     const renamed = await this.tags.rename(input.workspaceId, "knowledge", input.tagId, input.name);

@@ -1,4 +1,5 @@
 import type { TagRepository } from "@service-api/ports";
+import { ensureInput } from "../input-checks.js";
 import { bindingDatasetNotFound, bindingTagIds, ensureBindingTarget } from "./knowledge-tag-rules.js";
 
 export interface UnbindTagsFromDatasetInput {
@@ -16,6 +17,7 @@ export class UnbindTagsFromDataset {
   constructor(private readonly tags: TagRepository) {}
 
   async execute(input: UnbindTagsFromDatasetInput): Promise<void> {
+    ensureInput(input);
     const tagIds = bindingTagIds(input.tagIds);
     ensureBindingTarget(input.workspaceId, input.targetId);
     const unbound = await this.tags.unbindFromDataset(input.workspaceId, input.targetId, tagIds);

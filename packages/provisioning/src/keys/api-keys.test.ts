@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { DEMO, demoWorkspaceFile } from "../demo/demo-workspace.js";
 import { LoadDemoWorkspace } from "../demo/load-demo-workspace.js";
 import { createProvisioningWorld } from "../test-world.test-support.js";
+import type { KeyTarget } from "./issue-api-key.js";
 import { RevokeApiKey } from "./revoke-api-key.js";
 
 describe("key administration", () => {
@@ -27,6 +28,18 @@ describe("key administration", () => {
     await expect(issueKey.execute({ workspaceId: DEMO.workspaceId })).rejects.toMatchObject({
       code: "not_found",
     });
+  });
+
+  it("refuses a call given no target object with invalid_param, issuing nothing", async () => {
+    const { importData, issueKey, store } = createProvisioningWorld();
+    await importData.execute(demoWorkspaceFile());
+    for (const target of [undefined, null, "x"]) {
+      await expect(issueKey.execute(target as unknown as KeyTarget)).rejects.toMatchObject({
+        code: "invalid_param",
+        message: "target: must be an object.",
+      });
+    }
+    expect(await store.repositories.apiKeys.list()).toEqual([]);
   });
 
   it("revokes a key by id, and says when there is none", async () => {

@@ -1,4 +1,10 @@
-import { type ApiKey, displayPrefixOf, lookupId, NotFoundError } from "@service-api/domain";
+import {
+  type ApiKey,
+  displayPrefixOf,
+  InvalidParamError,
+  lookupId,
+  NotFoundError,
+} from "@service-api/domain";
 import type { Clock, IdGenerator, Repositories, TokenGenerator, TokenHasher } from "@service-api/ports";
 
 export type KeyTarget = { appId: string } | { workspaceId: string };
@@ -20,6 +26,9 @@ export class IssueApiKey {
   ) {}
 
   async execute(target: KeyTarget): Promise<IssuedApiKey> {
+    // A direct caller's missing target is refused before an id is drawn or anything is read.
+    if (typeof target !== "object" || target === null)
+      throw new InvalidParamError("target", "target: must be an object.");
     const common = { id: this.ids.next(), createdAt: this.clock.nowSeconds(), lastUsedAt: null };
     let key: ApiKey;
     let token: string;
