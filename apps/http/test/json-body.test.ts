@@ -91,13 +91,42 @@ describe("JSON bodies", () => {
     expect(answer.stored).toBe(value);
   });
 
-  it("answers a byte order mark alone as body-parser does: an empty object, which lacks its user", async () => {
-    const answer = await update("\uFEFF", JSON_TYPE);
-    expect(answer.body).toEqual({
-      status: 400,
-      code: "invalid_param",
-      message: "user is required and must be a non-empty string.",
-    });
+  it("answers a byte order mark alone as an empty body, as Flask does: 400 bad_request, writing nothing", async () => {
+    const before = await storedValue();
+    for (const [body, headers] of [
+      ["\uFEFF", JSON_TYPE],
+      [Buffer.from("\uFEFF", "utf16le"), { "content-type": "application/json; charset=utf-16le" }],
+    ] as const) {
+      const answer = await update(body, headers);
+      expect(answer.body).toEqual({ status: 400, code: "bad_request", message: INVALID_JSON });
+      expect(answer.stored).toBe(before);
+    }
+  });
+
+  it("answers a chunked body that is empty, or a byte order mark alone, 400 bad_request, writing nothing", async () => {
+    const before = await storedValue();
+    for (const body of ["", "\uFEFF"]) {
+      const answer = await new Promise<{ status: number; body: unknown }>((resolve, reject) => {
+        const sent = request(`${server.url}${variablePath()}`, {
+          method: "PUT",
+          headers: { ...JSON_TYPE, authorization: `Bearer ${appKey()}`, "transfer-encoding": "chunked" },
+        });
+        sent.on("response", (response) => {
+          const chunks: Buffer[] = [];
+          response.on("data", (chunk: Buffer) => chunks.push(chunk));
+          response.on("end", () =>
+            resolve({ status: response.statusCode ?? 0, body: JSON.parse(Buffer.concat(chunks).toString()) }),
+          );
+        });
+        sent.on("error", reject);
+        sent.end(body);
+      });
+      expect(answer).toEqual({
+        status: 400,
+        body: { status: 400, code: "bad_request", message: INVALID_JSON },
+      });
+    }
+    expect(await storedValue()).toBe(before);
   });
 
   it("decodes a declared UTF-16 charset and a gzip Content-Encoding, as before", async () => {

@@ -36,8 +36,25 @@ const limitDepth: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** A byte order mark in UTF-8, UTF-16 LE and BE. */
+const BYTE_ORDER_MARKS = new Set(["efbbbf", "fffe", "feff"]);
+
+/**
+ * An empty body, or one of a byte order mark alone, is no JSON, as Flask reads it; body-parser
+ * would make it `{}`. Its `verify` failure is answered as JSON that does not parse.
+ */
+const refuseEmpty = (_req: unknown, _res: unknown, body: Buffer) => {
+  if (body.length === 0 || (body.length <= 3 && BYTE_ORDER_MARKS.has(body.toString("hex"))))
+    throw new Error("The JSON body is empty.");
+};
+
 // Not strict: any JSON value parses, and one that is not an object is the schema's 400 "body: …".
-const parseAnyBody = express.json({ limit: BODY_LIMIT_BYTES, strict: false, type: () => true });
+const parseAnyBody = express.json({
+  limit: BODY_LIMIT_BYTES,
+  strict: false,
+  type: () => true,
+  verify: refuseEmpty,
+});
 
 /**
  * A body a host app's parser has read already: as bytes or text (`express.raw`, `express.text`), it

@@ -22,10 +22,12 @@ function readsPlainly(request: IncomingMessage, limitBytes: number): boolean {
   return length > 0 && length <= limitBytes && PLAIN_JSON_TYPE.test(headers["content-type"] ?? "");
 }
 
-/** As body-parser parses: a byte order mark dropped, and nothing after it (a common mistake) is `{}`. */
+/**
+ * As Flask parses: a byte order mark dropped, and nothing after it is no JSON (body-parser would
+ * make it `{}`): a `SyntaxError`, as for any text that is not JSON.
+ */
 function parsedJson(text: string): unknown {
-  const json = text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text;
-  return json.length === 0 ? {} : JSON.parse(json);
+  return JSON.parse(text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text);
 }
 
 const unsupportedCharset = () => new HttpError(415, "unsupported_media_type", "Unsupported charset.");
