@@ -1,8 +1,9 @@
-import express, { type Express, Router } from "express";
+import express, { type Express, type RequestHandler, Router } from "express";
 import type { DependencyContainer } from "tsyringe";
 import { serializedOpenApiDocument } from "./api/openapi.js";
 import type { Operation } from "./api/operation.js";
-import { registerOperations } from "./api/register-operations.js";
+import { inTurn, type PathRoute, pathRoutes } from "./api/path-routes.js";
+import { operationRoutes } from "./api/register-operations.js";
 import type { Family } from "./families/family.js";
 import { datasetsFamily, FAMILIES } from "./families/index.js";
 import { closeWhileDraining, requireHost } from "./http/connection-rules.js";
@@ -25,35 +26,40 @@ export function serviceApiOperations(container: DependencyContainer): Operation[
  * `GET /openapi.json` describing them where they are mounted.
  */
 export function serviceApiRoutes(container: DependencyContainer): Router {
-  return apiRoutes(container, "");
+  const router = Router({ caseSensitive: true, strict: false });
+  router.use(ServerMetrics.markRouteBase, apiRoutes(container, ""));
+  return router;
 }
 
 /**
- * The API's routes with `prefix` written into each path. The standalone app mounts them at the root
- * with `/v1` written in: a router mounted under a path rewrites every request's URL on the way in
- * and out, and parses it again.
+ * The API's routes with `prefix` written into each path, as one handler. The standalone app uses
+ * it at the root with `/v1` written in: a router mounted under a path rewrites every request's URL
+ * on the way in and out, and parses it again.
  */
-function apiRoutes(container: DependencyContainer, prefix: string): Router {
-  const router = Router({ caseSensitive: true, strict: false });
-  router.use(ServerMetrics.markRouteBase);
+function apiRoutes(container: DependencyContainer, prefix: string): RequestHandler {
   const operations = serviceApiOperations(container);
   const documentAt = serializedOpenApiDocument(operations);
-  router
-    .route(`${prefix}/openapi.json`)
-    .get((req, res) => {
-      // The paths are relative to where the routes are mounted: `/v1` in the standalone app.
-      const serverUrl = `${req.baseUrl}${prefix}` || "/";
-      res.writeHead(200, { "Content-Type": "application/json; charset=utf-8" }).end(documentAt(serverUrl));
-    })
-    .all(methodNotAllowed(["GET", "HEAD"]));
-  registerOperations(
-    router,
-    container,
-    operations,
-    container.resolve(datasetsFamily.token).openDataset,
-    prefix,
-  );
-  return router;
+  const openApiDocument: PathRoute = {
+    path: `${prefix}/openapi.json`,
+    label: `${prefix}/openapi.json`,
+    methods: new Map([
+      [
+        "GET",
+        [
+          (req, res) => {
+            // The paths are relative to where the routes are mounted: `/v1` in the standalone app.
+            const serverUrl = `${req.baseUrl}${prefix}` || "/";
+            res
+              .writeHead(200, { "Content-Type": "application/json; charset=utf-8" })
+              .end(documentAt(serverUrl));
+          },
+        ],
+      ],
+    ]),
+    otherMethods: methodNotAllowed(["GET", "HEAD"]),
+  };
+  const openDataset = container.resolve(datasetsFamily.token).openDataset;
+  return pathRoutes([openApiDocument, ...operationRoutes(container, operations, openDataset, prefix)]);
 }
 
 /** The standalone app: `/v1` routes, the probes, `/docs`, and the API's error shape for everything else. */
@@ -64,9 +70,16 @@ export function createApp(container: DependencyContainer): Express {
   app.set("etag", false);
   app.set("query parser", "simple");
   app.set("trust proxy", container.resolve(CONFIG).trustProxy);
-  if (container.isRegistered(METRICS)) app.use(container.resolve(METRICS).recordRequests);
-  app.use(requestContext(logger));
-  app.use(closeWhileDraining(container.resolve(LIFECYCLE)), requireHost);
+  // What every request passes, as one layer of Express's router: each layer costs its matching.
+  const metrics = container.isRegistered(METRICS) ? [container.resolve(METRICS).recordRequests] : [];
+  app.use(
+    inTurn([
+      ...metrics,
+      requestContext(logger),
+      closeWhileDraining(container.resolve(LIFECYCLE)),
+      requireHost,
+    ]),
+  );
   app.use(apiRoutes(container, "/v1"));
   const root = Router();
   registerHealthRoutes(root, container);

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 import type { TokenHasher } from "@service-api/ports";
 
 /**
@@ -7,7 +7,8 @@ import type { TokenHasher } from "@service-api/ports";
  */
 export class Sha256TokenHasher implements TokenHasher {
   hash(token: string): string {
-    return createHash("sha256").update(token, "utf8").digest("hex");
+    // The one-shot hash: a third of `createHash`'s cost, which builds a stream-like object per call.
+    return hash("sha256", token, "hex");
   }
 
   matches(token: string, tokenHash: string): boolean {

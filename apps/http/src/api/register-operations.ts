@@ -1,5 +1,5 @@
 import type { OpenDataset } from "@service-api/application";
-import type { Request, RequestHandler, Response, Router } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import type { DependencyContainer } from "tsyringe";
 import { z } from "zod";
 import { appOf, requireAppKey, requireDatasetKey, workspaceOf } from "../http/authenticate.js";
@@ -9,7 +9,7 @@ import { parseBody, pathId } from "../http/params.js";
 import { sendJson } from "../http/send-json.js";
 import { isIdSchema } from "./common-schemas.js";
 import type { Operation } from "./operation.js";
-import { type PathRoute, pathRoutes } from "./path-routes.js";
+import type { PathRoute } from "./path-routes.js";
 
 /** A path's parameter, `{name}`. */
 const PATH_PARAM = /\{(\w+)\}/g;
@@ -165,24 +165,24 @@ function pipelineOf(
 }
 
 /**
- * Serves every operation, at `prefix` + its path; a path's other methods answer 405 with `Allow`.
- * One handler matches the path itself (`pathRoutes`): Express's router would try each route's
- * regular expression in turn and pass every request through a layer per route and per handler.
+ * Every operation's route, at `prefix` + its path; a path's other methods answer 405 with `Allow`.
+ * Served by one handler that matches the path itself (`pathRoutes`): Express's router would try
+ * each route's regular expression in turn and pass every request through a layer per route and per
+ * handler.
  */
-export function registerOperations(
-  router: Router,
+export function operationRoutes(
   container: DependencyContainer,
   operations: Operation[],
   openDataset: OpenDataset,
   prefix = "",
-): void {
+): PathRoute[] {
   const byPath = new Map<string, Operation[]>();
   for (const operation of operations)
     byPath.set(operation.path, [...(byPath.get(operation.path) ?? []), operation]);
   const paths = [...byPath.keys()].sort((a, b) =>
     routeOrder(a) < routeOrder(b) ? -1 : routeOrder(a) > routeOrder(b) ? 1 : 0,
   );
-  const routes = paths.map((path): PathRoute => {
+  return paths.map((path): PathRoute => {
     const served = byPath.get(path)!;
     const methods = served.map((operation) => operation.method.toUpperCase());
     return {
@@ -197,5 +197,4 @@ export function registerOperations(
       otherMethods: methodNotAllowed(methods.includes("GET") ? [...methods, "HEAD"] : methods),
     };
   });
-  router.use(pathRoutes(routes));
 }
