@@ -253,6 +253,15 @@ describe("GET /v1/datasets", () => {
     expect((await ws.list("?include_all=true&include_all=yes")).status).toBe(200);
   });
 
+  it("reads every query parameter, the ones after the first thousand too, as Flask does", async () => {
+    const ws = await freshWorkspace();
+    await ws.addDataset({ createdAt: 2, name: "alpha" });
+    const beta = await ws.addDataset({ createdAt: 1, name: "beta" });
+    const padding = "pad=1&".repeat(1000);
+    expect(await ws.listedIds(`?${padding}keyword=beta`)).toEqual([beta.id]);
+    expect((await ws.list(`?${padding}limit=0`)).body).toEqual(invalidParam(LIMIT_MESSAGE));
+  });
+
   it("filters by a name substring: ASCII letters in either case, the rest exact, wildcards literal", async () => {
     const ws = await freshWorkspace();
     const names = [

@@ -6,6 +6,7 @@ import { appOf, requireAppKey, requireDatasetKey, workspaceOf } from "../http/au
 import { methodNotAllowed } from "../http/error-handler.js";
 import { jsonBody } from "../http/json-body.js";
 import { parseBody, pathId } from "../http/params.js";
+import { queryOf } from "../http/query.js";
 import { sendJson } from "../http/send-json.js";
 import { isIdSchema } from "./common-schemas.js";
 import type { Operation } from "./operation.js";
@@ -45,8 +46,7 @@ function queryReader(operation: Operation): (req: Request) => Record<string, unk
     typeof value === "string" && (value !== "" || emptyQueryCounts.includes(name));
   return (req) => {
     const query: Record<string, unknown> = {};
-    // Express parses the query string again at each read of `req.query`.
-    const parsed = req.query;
+    const parsed = queryOf(req);
     for (const name of Object.keys(parsed)) {
       const raw = parsed[name];
       const values = Array.isArray(raw) ? raw : [raw];

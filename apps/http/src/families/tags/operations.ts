@@ -4,6 +4,7 @@ import { id } from "../../api/common-schemas.js";
 import { ALWAYS, BODY, DATASET, invalid, notFound } from "../../api/errors.js";
 import { defineOperation } from "../../api/operation.js";
 import { firstQueryValue, pathId } from "../../http/params.js";
+import { queryOf } from "../../http/query.js";
 import { DATASET_TAGS_EXAMPLE } from "./examples.js";
 import type { TagUseCases } from "./index.js";
 import {
@@ -93,7 +94,7 @@ export const tagOperations = (useCases: TagUseCases) => [
     key: "knowledge",
     query: deleteTagQuery,
     body: deleteTagBody,
-    readsBody: (req) => !firstQueryValue(req.query.tag_id),
+    readsBody: (req) => !firstQueryValue(queryOf(req).tag_id),
     success: { status: 204, description: "Deleted." },
     errors: [...ALWAYS, ...BODY, notFound("Tag not found")],
     async handle({ workspaceId, query, body }) {
