@@ -13,6 +13,7 @@ describe("loadConfig", () => {
         statementTimeoutMs: 15000,
         idleTimeoutMs: 30000,
         namedStatements: 200,
+        openTimeoutMs: 30000,
       },
       postgres: { fieldCountFoldMs: 10_000 },
       sqlite: { mmapSizeBytes: 0, busyTimeoutMs: 5000, synchronous: "normal" },

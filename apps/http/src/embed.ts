@@ -32,7 +32,7 @@ import * as tokens from "./tokens.js";
 export interface ServiceApiOptions {
   /** `postgres://…`, or a SQLite path or `file:` URL; default `file:./data/service-api.sqlite`. Migrations run on open. */
   databaseUrl?: string;
-  /** PostgreSQL pool bounds. */
+  /** PostgreSQL pool bounds, and `openTimeoutMs`: how long opening the store may take (default 30000). */
   pool?: Partial<PostgresPoolOptions>;
   /** PostgreSQL tuning: `fieldCountFoldMs`, how often counter rows are folded (default 10000; 0 never). */
   postgres?: Partial<PostgresTuning>;
@@ -145,7 +145,8 @@ export interface ServiceApiRouter extends ExpressRouter {
  * The API as an Express router: `app.use("/v1", createServiceApiRouter({ databaseUrl }))`, its
  * OpenAPI document at `openapi.json` within, describing it where it is mounted. Errors of its
  * routes answer `{status, code, message}`; other paths fall through to the host app. Throws at
- * once for a bad option; a store that cannot be opened yet is a 503 with `Retry-After`.
+ * once for a bad option; a store that cannot be opened yet (refused, or not open within
+ * `pool.openTimeoutMs`) is a 503 with `Retry-After`.
  */
 export function createServiceApiRouter(options: ServiceApiOptions = {}): ServiceApiRouter {
   const settings = checkedSettings(options);

@@ -1,3 +1,4 @@
+import type { Duplex } from "node:stream";
 import pg from "pg";
 import { ACCESS_CHANNEL } from "./migrations/0008-access-notifications.js";
 
@@ -40,6 +41,8 @@ export class AccessListener {
   constructor(
     private readonly connectionString: string,
     private readonly options: AccessListenerOptions = DEFAULT_ACCESS_LISTENER,
+    /** pg's `stream` option: the socket each connection is made on (by default, a new one). */
+    private readonly stream?: () => Duplex,
   ) {}
 
   /** The latest revision, while listening; undefined when it must be read from the store. */
@@ -55,6 +58,7 @@ export class AccessListener {
       keepAlive: true,
       query_timeout: this.options.heartbeatTimeoutMs,
       connectionTimeoutMillis: this.options.heartbeatTimeoutMs * 5,
+      stream: this.stream,
     });
     client.on("error", () => this.#lost(client));
     client.on("end", () => this.#lost(client));

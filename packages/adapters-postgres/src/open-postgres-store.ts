@@ -11,6 +11,7 @@ import {
 } from "./field-count-folding.js";
 import { migratorOf } from "./migrations/index.js";
 import { NamedStatements, namingPool, postgresDirectExecutor } from "./named-statements.js";
+import { ConnectionSockets, openedWithin } from "./open-time-out.js";
 import { postgresFeatures } from "./postgres-features.js";
 import { postgresTypes } from "./postgres-types.js";
 import { isPostgresConflict, isPostgresUnavailable } from "./postgres-unavailability.js";
@@ -30,6 +31,12 @@ export interface PostgresPoolOptions {
    * connection; 0 sends every statement unnamed (for a pooler that cannot keep them).
    */
   namedStatements: number;
+  /**
+   * How long opening the store (connecting, migrating, starting to listen) may take before it
+   * fails and its connections are closed, in ms; 0 no limit. Without it, a server that took the
+   * connection and stopped answering would hold the open for ever.
+   */
+  openTimeoutMs: number;
 }
 
 export const DEFAULT_POOL: PostgresPoolOptions = {
@@ -38,6 +45,7 @@ export const DEFAULT_POOL: PostgresPoolOptions = {
   statementTimeoutMs: 15_000,
   idleTimeoutMs: 30_000,
   namedStatements: 200,
+  openTimeoutMs: 30_000,
 };
 
 export interface PostgresStoreOptions {
@@ -62,23 +70,35 @@ export interface PostgresStoreOptions {
 
 /**
  * Connects a bounded pool, applies pending migrations (several instances starting at once take
- * turns: kysely holds an advisory lock while migrating) and returns the store.
+ * turns: kysely holds an advisory lock while migrating) and returns the store. An open that takes
+ * longer than `pool.openTimeoutMs` fails, its connections closed.
  */
 export async function openPostgresStore({
-  databaseUrl,
-  pool: bounds = {},
-  monitor,
-  onQuery,
-  accessListener: listening = {},
   fieldCountFolding: folding = {},
+  ...options
 }: PostgresStoreOptions): Promise<Store> {
   // Checked before anything connects: refused, nothing is left open.
   const foldingOptions =
     folding === false ? undefined : checkedFolding({ ...DEFAULT_FIELD_COUNT_FOLDING, ...folding });
-  const { max, connectionTimeoutMs, statementTimeoutMs, idleTimeoutMs, namedStatements } = {
-    ...DEFAULT_POOL,
-    ...bounds,
-  };
+  const bounds = { ...DEFAULT_POOL, ...options.pool };
+  const sockets = new ConnectionSockets();
+  const opening = openOn(sockets, { ...options, pool: bounds }, foldingOptions);
+  return openedWithin(bounds.openTimeoutMs, opening, () => sockets.cut());
+}
+
+/** The store, its pool and its listener connected on `sockets`. */
+async function openOn(
+  sockets: ConnectionSockets,
+  {
+    databaseUrl,
+    pool: bounds,
+    monitor,
+    onQuery,
+    accessListener: listening = {},
+  }: Omit<PostgresStoreOptions, "fieldCountFolding"> & { pool: PostgresPoolOptions },
+  foldingOptions: FieldCountFoldingOptions | undefined,
+): Promise<Store> {
+  const { max, connectionTimeoutMs, statementTimeoutMs, idleTimeoutMs, namedStatements } = bounds;
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max,
@@ -87,6 +107,7 @@ export async function openPostgresStore({
     statement_timeout: statementTimeoutMs,
     application_name: "service-api",
     types: postgresTypes,
+    stream: sockets.stream,
   });
   // A connection the server drops (a restart, a failover, pg_terminate_backend) emits "error" on
   // its client, in use or not; unheard, that ends the process. The query it ran fails on its own,
@@ -109,7 +130,7 @@ export async function openPostgresStore({
   const listener =
     listening === false
       ? undefined
-      : new AccessListener(databaseUrl, { ...DEFAULT_ACCESS_LISTENER, ...listening });
+      : new AccessListener(databaseUrl, { ...DEFAULT_ACCESS_LISTENER, ...listening }, sockets.stream);
   await listener?.start();
   const folder = foldingOptions && new FieldCountFolder(db, foldingOptions, monitor);
   folder?.start();

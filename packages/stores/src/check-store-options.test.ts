@@ -59,7 +59,14 @@ describe("checkStoreOptions", () => {
 
   it("accepts every bound and tuning at its limits, and leaves an undefined one to its default", () => {
     const lowest: StoreOptions = {
-      pool: { max: 1, connectionTimeoutMs: 0, statementTimeoutMs: 0, idleTimeoutMs: 0, namedStatements: 0 },
+      pool: {
+        max: 1,
+        connectionTimeoutMs: 0,
+        statementTimeoutMs: 0,
+        idleTimeoutMs: 0,
+        namedStatements: 0,
+        openTimeoutMs: 0,
+      },
       postgres: { fieldCountFoldMs: 0 },
       sqlite: { mmapSizeBytes: 0, busyTimeoutMs: 0, synchronous: "normal" },
     };
@@ -70,6 +77,7 @@ describe("checkStoreOptions", () => {
         statementTimeoutMs: 2 ** 31 - 1,
         idleTimeoutMs: 2 ** 31 - 1,
         namedStatements: Number.MAX_SAFE_INTEGER,
+        openTimeoutMs: 2 ** 31 - 1,
       },
       postgres: { fieldCountFoldMs: 86_400_000 },
       sqlite: { mmapSizeBytes: Number.MAX_SAFE_INTEGER, busyTimeoutMs: 2 ** 31 - 1, synchronous: "full" },
@@ -95,6 +103,8 @@ describe("checkStoreOptions", () => {
     ["pool", "idleTimeoutMs", Number.POSITIVE_INFINITY, MILLISECONDS],
     ["pool", "namedStatements", -1, "expected a whole number ≥ 0"],
     ["pool", "namedStatements", null, "expected a whole number ≥ 0"],
+    ["pool", "openTimeoutMs", -1, MILLISECONDS],
+    ["pool", "openTimeoutMs", 2 ** 31, MILLISECONDS],
     ["postgres", "fieldCountFoldMs", -1, "expected a whole number ≥ 0 and ≤ 86400000"],
     ["postgres", "fieldCountFoldMs", 0.5, "expected a whole number ≥ 0 and ≤ 86400000"],
     ["postgres", "fieldCountFoldMs", 86_400_001, "expected a whole number ≥ 0 and ≤ 86400000"],

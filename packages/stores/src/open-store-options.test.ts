@@ -133,6 +133,7 @@ describe("openStore, given options at their limits", () => {
       statementTimeoutMs: 0,
       idleTimeoutMs: 0,
       namedStatements: 0,
+      openTimeoutMs: 2 ** 31 - 1,
     },
     postgres: { fieldCountFoldMs: 86_400_000 },
     sqlite: { mmapSizeBytes: 0, busyTimeoutMs: 2 ** 31 - 1, synchronous: "full" },

@@ -12,6 +12,7 @@ describe("storeOptionsFromEnvironment", () => {
         statementTimeoutMs: 15000,
         idleTimeoutMs: 30000,
         namedStatements: 200,
+        openTimeoutMs: 30000,
       },
       postgres: { fieldCountFoldMs: 10_000 },
       sqlite: { mmapSizeBytes: 0, busyTimeoutMs: 5000, synchronous: "normal" },
@@ -36,8 +37,9 @@ describe("storeOptionsFromEnvironment", () => {
         DATABASE_POOL_MAX: "3",
         DATABASE_STATEMENT_TIMEOUT_MS: "",
         DATABASE_NAMED_STATEMENTS: "0",
+        DATABASE_OPEN_TIMEOUT_MS: "0",
       }).pool,
-    ).toMatchObject({ max: 3, statementTimeoutMs: 15000, namedStatements: 0 });
+    ).toMatchObject({ max: 3, statementTimeoutMs: 15000, namedStatements: 0, openTimeoutMs: 0 });
   });
 
   it("names every bad bound", () => {

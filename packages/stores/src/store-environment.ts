@@ -25,13 +25,15 @@ const POOL_VARIABLES: Record<string, keyof PostgresPoolOptions> = {
   DATABASE_STATEMENT_TIMEOUT_MS: "statementTimeoutMs",
   DATABASE_IDLE_TIMEOUT_MS: "idleTimeoutMs",
   DATABASE_NAMED_STATEMENTS: "namedStatements",
+  DATABASE_OPEN_TIMEOUT_MS: "openTimeoutMs",
 };
 
 export class StoreEnvironmentError extends Error {}
 
 /**
  * `DATABASE_URL`, the pool bounds (`DATABASE_POOL_MAX`, `DATABASE_CONNECT_TIMEOUT_MS`,
- * `DATABASE_STATEMENT_TIMEOUT_MS`, `DATABASE_IDLE_TIMEOUT_MS`, `DATABASE_NAMED_STATEMENTS`), PostgreSQL's
+ * `DATABASE_STATEMENT_TIMEOUT_MS`, `DATABASE_IDLE_TIMEOUT_MS`, `DATABASE_NAMED_STATEMENTS`,
+ * `DATABASE_OPEN_TIMEOUT_MS`), PostgreSQL's
  * `DATABASE_FIELD_COUNT_FOLD_MS` (0: never) and SQLite's `SQLITE_MMAP_SIZE` (bytes),
  * `SQLITE_BUSY_TIMEOUT_MS` and `SQLITE_SYNCHRONOUS` (`normal` or `full`, in any case) from an
  * environment, by the rules `checkStoreOptions` applies to options given in code. Empty means unset.

@@ -26,6 +26,7 @@ export const POOL_RULES: Record<keyof PostgresPoolOptions, WholeNumberRule> = {
   statementTimeoutMs: MILLISECONDS,
   idleTimeoutMs: MILLISECONDS,
   namedStatements: { minimum: 0 },
+  openTimeoutMs: MILLISECONDS,
 };
 
 /** 0 never folds. */
