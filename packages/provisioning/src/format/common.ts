@@ -1,10 +1,23 @@
+import { BLANK_NAME, isBlank } from "@service-api/domain";
 import { z } from "zod";
 
 /** Ids are UUIDs, kept in lowercase. */
 export const id = z.guid().transform((value) => value.toLowerCase());
 /** Unix seconds. */
 export const timestamp = z.number().int().nonnegative();
-export const name = z.string().trim().min(1);
+
+const NAME_NOT_BLANK = BLANK_NAME.replace(/^name: /, "");
+
+/**
+ * A name, kept exactly as written: the API stores names as sent (no trimming), so `" sp "` and
+ * `"sp"` are two names. Blank names are refused, as the API refuses them; what else a kind of name
+ * must be (a tag's length, a metadata field's built-in names) is the domain's rule for that kind,
+ * checked with the rest of the file.
+ */
+export const name = z
+  .string()
+  .min(1, { error: NAME_NOT_BLANK, abort: true })
+  .refine((text) => !isBlank(text), { error: NAME_NOT_BLANK });
 
 export const processRule = z.strictObject({
   id: id.optional(),

@@ -142,6 +142,48 @@ describe.each(STORES)("ImportData (%s)", (_store, openStore) => {
     expect(await exportData.execute()).toEqual(again);
   });
 
+  it('keeps names exactly as written, as the API stores them: "a" and "a " are two tags', async () => {
+    const { importData, store } = await worldOn(openStore);
+    await importData.execute({
+      version: 1,
+      workspaces: [
+        {
+          id: DEMO.workspaceId,
+          name: " W ",
+          members: [{ name: "Ada " }],
+          tags: [
+            { name: " sp ", type: "knowledge" },
+            { name: "a", type: "knowledge" },
+            { name: "a ", type: "knowledge" },
+          ],
+          datasets: [
+            {
+              id: DEMO.datasetId,
+              name: "D ",
+              metadata_fields: [{ name: "uploader ", type: "string" }],
+              documents: [{ name: " x.md", metadata: { "uploader ": "Ada" } }],
+            },
+          ],
+        },
+      ],
+    });
+    const { workspaces, tags, metadata, documents, datasets } = store.repositories;
+    expect((await workspaces.findById(DEMO.workspaceId))?.name).toBe(" W ");
+    expect((await workspaces.listMembers(DEMO.workspaceId)).map((member) => member.name)).toEqual(["Ada "]);
+    expect((await tags.listInWorkspace(DEMO.workspaceId)).map((tag) => tag.name).sort()).toEqual([
+      " sp ",
+      "a",
+      "a ",
+    ]);
+    expect((await datasets.findInWorkspace(DEMO.workspaceId, DEMO.datasetId))?.name).toBe("D ");
+    expect((await metadata.listFields(DEMO.datasetId)).map((field) => field.name)).toEqual(["uploader "]);
+    const [document] = await documents.listInDataset(DEMO.datasetId);
+    expect(document?.name).toBe(" x.md");
+    expect(await metadata.valuesOf(document!.id)).toEqual([
+      expect.objectContaining({ name: "uploader ", value: "Ada" }),
+    ]);
+  });
+
   it("reports progress over the documents", async () => {
     const { importData } = await worldOn(openStore);
     const seen: string[] = [];
@@ -457,6 +499,118 @@ describe.each(STORES)("ImportData with a bad file (%s)", (_store, openStore) => 
     expect(failure).toBeInstanceOf(InvalidImportError);
     const issues = (failure as InvalidImportError).issues;
     expect(issues).toContainEqual({ path: expected.path, message: expect.stringMatching(expected.message) });
+    expect(await exportData.execute()).toEqual(before);
+  });
+
+  it("refuses a NUL or a lone surrogate outside variable values, and only there", async () => {
+    const { importData, exportData } = await worldOn(openStore);
+    const before = await exportData.execute();
+    const file = {
+      version: 1,
+      workspaces: [
+        {
+          name: "W",
+          members: [{ name: "M" }],
+          tags: [{ name: "bad\u0000tag", type: "knowledge" }],
+          datasets: [
+            {
+              name: "D",
+              metadata_fields: [
+                { name: "note", type: "string" },
+                { name: "f\ud800", type: "string" },
+              ],
+              documents: [{ name: "x", metadata: { note: "a\u0000b" } }],
+            },
+          ],
+          apps: [
+            {
+              name: "A",
+              mode: "chat",
+              conversations: [
+                {
+                  user: "u",
+                  variables: [
+                    { name: "v\u0000", value_type: "string", value: "\u0000" },
+                    { name: "w", value_type: "array[string]", value: ["\ud800"], description: "\udc00" },
+                    { name: "o", value_type: "object", value: { "\u0000": "\ud800" } },
+                  ],
+                },
+              ],
+            },
+          ],
+        },
+      ],
+    };
+    const failure = (await importData.execute(file).catch((error: unknown) => error)) as InvalidImportError;
+    expect(failure).toBeInstanceOf(InvalidImportError);
+    const message = "text with a NUL or a lone surrogate cannot be stored";
+    const at = "workspaces[0]";
+    const variables = `${at}.apps[0].conversations[0].variables`;
+    expect(failure.issues).toEqual(
+      [
+        `${at}.tags[0].name`,
+        `${at}.datasets[0].metadata_fields[1].name`,
+        `${at}.datasets[0].documents[0].metadata.note`,
+        `${variables}[0].name`,
+        `${variables}[1].description`,
+      ].map((path) => ({ path, message })),
+    );
+    expect(await exportData.execute()).toEqual(before);
+  });
+
+  it("refuses blank names of every kind, as the API refuses them, whatever whitespace they hold", async () => {
+    const { importData, exportData } = await worldOn(openStore);
+    const before = await exportData.execute();
+    const file = {
+      version: 1,
+      workspaces: [
+        {
+          name: "",
+          members: [{ name: " " }],
+          tags: [
+            { name: "  ", type: "knowledge" },
+            { name: "\t", type: "app" },
+          ],
+          datasets: [
+            {
+              name: "\n",
+              metadata_fields: [{ name: "\u3000", type: "string" }],
+              documents: [
+                {
+                  name: "\u00a0",
+                  upload_file: { name: " ", size: 1, extension: "md", mime_type: "text/markdown" },
+                },
+              ],
+            },
+          ],
+          apps: [
+            {
+              name: " \r\n ",
+              mode: "chat",
+              conversations: [{ user: "u", variables: [{ name: " ", value_type: "string", value: "" }] }],
+            },
+          ],
+        },
+      ],
+    };
+    const failure = (await importData.execute(file).catch((error: unknown) => error)) as InvalidImportError;
+    expect(failure).toBeInstanceOf(InvalidImportError);
+    const message = "Name must not be blank.";
+    const at = "workspaces[0]";
+    expect(failure.issues).toEqual(
+      [
+        `${at}.name`,
+        `${at}.members[0].name`,
+        `${at}.tags[0].name`,
+        `${at}.tags[1].name`,
+        `${at}.datasets[0].name`,
+        `${at}.datasets[0].metadata_fields[0].name`,
+        `${at}.datasets[0].documents[0].name`,
+        `${at}.datasets[0].documents[0].upload_file.name`,
+        `${at}.apps[0].name`,
+        `${at}.apps[0].conversations[0].variables[0].name`,
+      ].map((path) => ({ path, message })),
+    );
     expect(await exportData.execute()).toEqual(before);
   });
 
