@@ -66,22 +66,26 @@ export class AuthenticateApiKey {
     private readonly clock: Clock,
   ) {}
 
-  async forApp(token: string): Promise<AppPrincipal> {
-    return (await this.#authenticate(token, "app", async (key) => {
-      if (key.kind !== "app") throw new UnauthorizedError(INVALID_TOKEN);
-      const app = await this.apps.findById(key.appId);
-      const workspace = app && (await this.workspaces.findById(app.workspaceId));
-      return { kind: "app", app: ensureAppServesApi(app, workspace), keyId: key.id };
-    })) as AppPrincipal;
+  forApp(token: string): Promise<AppPrincipal> {
+    return this.#authenticate(token, "app", this.#appGrant) as Promise<AppPrincipal>;
   }
 
-  async forWorkspace(token: string): Promise<WorkspacePrincipal> {
-    return (await this.#authenticate(token, "dataset", async (key) => {
-      const workspace = await this.workspaces.findById(key.workspaceId);
-      if (workspace?.status !== "normal") throw new ForbiddenError("The workspace is archived.");
-      return { kind: "dataset", workspaceId: key.workspaceId, keyId: key.id };
-    })) as WorkspacePrincipal;
+  forWorkspace(token: string): Promise<WorkspacePrincipal> {
+    return this.#authenticate(token, "dataset", this.#workspaceGrant) as Promise<WorkspacePrincipal>;
   }
+
+  readonly #appGrant = async (key: ApiKey): Promise<AppPrincipal> => {
+    if (key.kind !== "app") throw new UnauthorizedError(INVALID_TOKEN);
+    const app = await this.apps.findById(key.appId);
+    const workspace = app && (await this.workspaces.findById(app.workspaceId));
+    return { kind: "app", app: ensureAppServesApi(app, workspace), keyId: key.id };
+  };
+
+  readonly #workspaceGrant = async (key: ApiKey): Promise<WorkspacePrincipal> => {
+    const workspace = await this.workspaces.findById(key.workspaceId);
+    if (workspace?.status !== "normal") throw new ForbiddenError("The workspace is archived.");
+    return { kind: "dataset", workspaceId: key.workspaceId, keyId: key.id };
+  };
 
   async #authenticate(
     token: unknown,
@@ -94,7 +98,9 @@ export class AuthenticateApiKey {
     const kept = this.#grants.get(tokenHash);
     if (kept?.revision === revision && kept.key.kind === kind) {
       this.grantLookups.kept += 1;
-      await this.#recordUse(kept.key);
+      // Most requests have nothing to record (a use is recorded at most once a minute): no await.
+      const recording = this.#recordUse(kept.key);
+      if (recording) await recording;
       return kept.principal;
     }
     this.grantLookups.read += 1;
@@ -109,12 +115,15 @@ export class AuthenticateApiKey {
     return principal;
   }
 
-  /** Best effort: a store too busy to record the use (a lock held elsewhere) does not fail the request. */
-  async #recordUse(key: ApiKey): Promise<void> {
+  /**
+   * Records the key's use when it is due, else nothing (undefined). Best effort: a store too busy to
+   * record it (a lock held elsewhere) does not fail the request.
+   */
+  #recordUse(key: ApiKey): Promise<void> | undefined {
     const now = this.clock.nowSeconds();
-    if (!shouldRecordKeyUse(key.lastUsedAt, now)) return;
+    if (!shouldRecordKeyUse(key.lastUsedAt, now)) return undefined;
     key.lastUsedAt = now;
-    await this.apiKeys.recordUse(key.id, now).catch((error: unknown) => {
+    return this.apiKeys.recordUse(key.id, now).catch((error: unknown) => {
       if (!(error instanceof StoreUnavailableError)) throw error;
     });
   }
