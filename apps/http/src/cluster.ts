@@ -2,10 +2,10 @@ import cluster, { type Worker } from "node:cluster";
 import type { DemoKeys } from "@service-api/provisioning";
 import { openStore } from "@service-api/stores";
 import type { Logger } from "pino";
-import { AggregatorRegistry } from "prom-client";
 import type { Config } from "./config.js";
 import { createContainer } from "./container.js";
 import { DEMO_SKIPPED, demoBanner, loadDemoKeys } from "./demo-mode.js";
+import { ClusterMetrics } from "./observability/cluster-metrics.js";
 import { type MetricsServer, startMetricsServer } from "./observability/metrics-server.js";
 
 /**
@@ -27,6 +27,8 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
     await store.close();
   }
 
+  // Before the first fork, so that no worker's first message is missed.
+  const clusterMetrics = config.metrics ? new ClusterMetrics(cluster) : undefined;
   let metricsServer: MetricsServer | undefined;
   let stopping = false;
   const fork = (): Worker => cluster.fork({ DEMO: "off", WORKERS: "1" });
@@ -40,8 +42,8 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   cluster.on("listening", (_worker, address) => {
     // Metrics are served once every worker answers for its own, so no scrape waits on a worker booting.
     listening += 1;
-    if (config.metrics && listening === config.workers) {
-      serveClusterMetrics(config.metrics, logger).then(
+    if (config.metrics && clusterMetrics && listening === config.workers) {
+      serveClusterMetrics(config.metrics, clusterMetrics, logger).then(
         (server) => {
           metricsServer = server;
         },
@@ -92,19 +94,19 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   process.on("SIGINT", () => stop("SIGINT"));
 }
 
-/** Every worker's metrics on one listener, summed (the store outage gauge: the highest). */
+/**
+ * Every worker's metrics on one listener, summed (the store outage gauge and the file descriptor
+ * limit: the highest); counters keep what dead workers had counted, so none goes down.
+ */
 async function serveClusterMetrics(
   { port, host }: { port: number; host: string },
+  metrics: ClusterMetrics,
   logger: Logger,
 ): Promise<MetricsServer> {
-  const aggregator = new AggregatorRegistry();
   const server = await startMetricsServer(
     port,
     host,
-    async () => ({
-      contentType: aggregator.contentType,
-      body: await aggregator.clusterMetrics(),
-    }),
+    async () => ({ contentType: metrics.contentType, body: await metrics.scrape() }),
     (error) => logger.error({ err: error }, "metrics scrape failed"),
   );
   logger.info({ url: server.url }, "metrics listening");

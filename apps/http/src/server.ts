@@ -3,7 +3,6 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { MAX_TIMER_MS, openStore } from "@service-api/stores";
 import type { Logger } from "pino";
-import { AggregatorRegistry } from "prom-client";
 import type { DependencyContainer } from "tsyringe";
 import { createApp } from "./app.js";
 import { type Config, publicHostOf } from "./config.js";
@@ -17,6 +16,7 @@ import {
 import { expressMessages } from "./http/express-messages.js";
 import { ServerLifecycle } from "./lifecycle/server-lifecycle.js";
 import { Shutdown } from "./lifecycle/shut-down.js";
+import { answerPrimary } from "./observability/cluster-metrics.js";
 import { ServerMetrics } from "./observability/metrics.js";
 import { type MetricsServer, startMetricsServer } from "./observability/metrics-server.js";
 import { StoreOutage } from "./observability/store-outage.js";
@@ -64,7 +64,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     metrics = new ServerMetrics({ store, outage, authenticate: container.resolve(AUTHENTICATE_API_KEY) });
     container.register(METRICS, { useValue: metrics });
     // A worker answers the primary's requests for its metrics before it takes any request.
-    if (cluster.isWorker) shareWithPrimary(metrics);
+    if (cluster.isWorker) answerPrimary(metrics.registry);
   }
   const app = createApp(container);
   const server = createServer(
@@ -150,13 +150,6 @@ function settledBy(deadline: number, work: Promise<unknown>, late: () => void): 
       },
     );
   });
-}
-
-/** A worker of `WORKERS=n` serves no metrics: the primary asks each worker for its registry. */
-function shareWithPrimary(metrics: ServerMetrics): void {
-  AggregatorRegistry.setRegistries([metrics.registry]);
-  // Constructing one is what makes a worker answer the primary's requests.
-  new AggregatorRegistry();
 }
 
 /** Serves this process's metrics on `METRICS_PORT`. */

@@ -1,4 +1,5 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { get } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sqlitePathOf } from "@service-api/adapters-sqlite";
@@ -6,7 +7,7 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { call } from "./support/http.js";
 import { eventually } from "./support/load.js";
-import { sampleValue, scrape } from "./support/prometheus.js";
+import { type Sample, sampleValue, scrape } from "./support/prometheus.js";
 import { seedWorkspace } from "./support/seed.js";
 import { spawnServer } from "./support/server-process.js";
 import { TEST_STORE } from "./support/test-database.js";
@@ -26,6 +27,62 @@ async function serverWithMetrics(environment: Record<string, string> = {}) {
 }
 
 const REQUESTS = "service_api_http_requests_total";
+const DURATION_COUNT = "service_api_http_request_duration_seconds_count";
+
+/** The standalone server with `WORKERS=2` and metrics, its demo app's key, and its metrics URL. */
+async function clusterWithMetrics() {
+  const directory = mkdtempSync(join(tmpdir(), "service-api-metrics-"));
+  const server = await spawnServer(directory, { WORKERS: "2", METRICS_PORT: "0", DEMO: "auto" });
+  cleanups.push(async () => {
+    server.child.kill("SIGKILL");
+    await server.exited;
+    rmSync(directory, { recursive: true, force: true });
+  });
+  const metrics = await server.waitForLine((line) => line.msg === "metrics listening");
+  await eventually(() => server.stderr().includes("Get App WebApp Settings"));
+  const appKey = /app-[A-Za-z0-9]{40}/.exec(server.stderr())![0];
+  return { server, appKey, metricsUrl: String(metrics.url) };
+}
+
+/** `GET /v1/site` on a connection of its own, so that the primary hands each to the next worker. */
+function getSite(url: string, token?: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    get(`${url}/v1/site`, { agent: false, headers }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(res.statusCode ?? 0));
+    }).on("error", reject);
+  });
+}
+
+/** The pids that logged a request answered with this status (any status when none is given). */
+function servingPids(lines: Record<string, unknown>[], status?: number): Set<number> {
+  return new Set(
+    lines
+      .filter((line) => line.msg === "request" && (status === undefined || line.status === status))
+      .map((line) => Number(line.pid)),
+  );
+}
+
+/** The samples of a scrape that may never go down: counters, histograms' and summaries' series. */
+function countedSamples(text: string, samples: Sample[]): Sample[] {
+  const types = new Map(
+    [...text.matchAll(/^# TYPE (\S+) (\S+)$/gm)].map(([, name, type]) => [name!, type!] as const),
+  );
+  return samples.filter((sample) => {
+    const type = types.get(sample.name);
+    if (type) return type === "counter";
+    const family = types.get(sample.name.replace(/_(?:bucket|count|sum)$/, ""));
+    return family === "histogram" || (family === "summary" && !sample.name.endsWith("_bucket"));
+  });
+}
+
+function expectNoneWentDown(before: { text: string; samples: Sample[] }, after: Sample[]): void {
+  const counted = countedSamples(before.text, before.samples);
+  expect(counted.some((sample) => sample.name === REQUESTS)).toBe(true);
+  const lower = counted.filter((sample) => sampleValue(after, sample.name, sample.labels) < sample.value);
+  expect(lower.map(({ name, labels, value }) => ({ name, labels, value }))).toEqual([]);
+}
 
 describe("metrics", () => {
   it("counts requests by route template, method and status, and never labels with an id, a key or a user", async () => {
@@ -156,6 +213,77 @@ describe("metrics", () => {
       expect(sampleValue(samples, REQUESTS, { route: "/v1/site", method: "GET", status: "200" })).toBe(20);
       const workersServing = server.lines.filter((line) => line.msg === "request").map((line) => line.pid);
       expect(new Set(workersServing).size).toBeGreaterThanOrEqual(1);
+    },
+  );
+
+  it.runIf(TEST_STORE === "sqlite")(
+    "keeps a dead worker's counts with WORKERS=2, so that no counter of the cluster goes down",
+    async () => {
+      const { server, appKey, metricsUrl } = await clusterWithMetrics();
+      const statuses = await Promise.all(Array.from({ length: 40 }, () => getSite(server.url, appKey)));
+      expect(statuses.every((status) => status === 200)).toBe(true);
+      const ok = { route: "/v1/site", method: "GET", status: "200" };
+      await eventually(() => servingPids(server.lines, 200).size === 2);
+      const before = await scrape(metricsUrl);
+      expect(sampleValue(before.samples, REQUESTS, ok)).toBe(40);
+      expect(sampleValue(before.samples, DURATION_COUNT, ok)).toBe(40);
+
+      const workers = servingPids(server.lines);
+      const [killed] = workers;
+      process.kill(killed!, "SIGKILL");
+      await server.waitForLine((line) => line.msg === "worker exited; starting another");
+      // Requests of another series (401) until the replacement answers one.
+      await eventually(async () => {
+        expect(await getSite(server.url)).toBe(401);
+        return [...servingPids(server.lines)].some((pid) => !workers.has(pid));
+      });
+
+      const after = (await scrape(metricsUrl)).samples;
+      expectNoneWentDown(before, after);
+      expect(sampleValue(after, REQUESTS, ok)).toBe(40);
+      expect(sampleValue(after, DURATION_COUNT, ok)).toBe(40);
+      // A dead worker's gauges are not kept: nothing is in flight.
+      expect(sampleValue(after, "service_api_http_requests_in_flight")).toBe(0);
+
+      expect(await getSite(server.url, appKey)).toBe(200);
+      const later = (await scrape(metricsUrl)).samples;
+      expect(sampleValue(later, REQUESTS, ok)).toBe(41);
+    },
+  );
+
+  it.runIf(TEST_STORE === "sqlite")(
+    "answers a scrape when a worker hangs, counting it as it last answered",
+    async () => {
+      const { server, appKey, metricsUrl } = await clusterWithMetrics();
+      await Promise.all(Array.from({ length: 20 }, () => getSite(server.url, appKey)));
+      await eventually(() => servingPids(server.lines, 200).size === 2);
+      const before = await scrape(metricsUrl);
+      const [stopped] = servingPids(server.lines);
+      process.kill(stopped!, "SIGSTOP");
+      try {
+        const started = performance.now();
+        const after = (await scrape(metricsUrl)).samples;
+        expect(performance.now() - started).toBeLessThan(4_000);
+        expectNoneWentDown(before, after);
+        expect(sampleValue(after, REQUESTS, { route: "/v1/site", method: "GET", status: "200" })).toBe(20);
+      } finally {
+        process.kill(stopped!, "SIGCONT");
+      }
+    },
+  );
+
+  it.runIf(TEST_STORE === "sqlite" && process.platform === "linux")(
+    "shows one process's file descriptor limit with WORKERS=2, not their sum",
+    async () => {
+      const { server, metricsUrl } = await clusterWithMetrics();
+      const limits = readFileSync(`/proc/${server.child.pid}/limits`, "utf8");
+      const maxOpenFiles = Number(/^Max open files +(\d+)/m.exec(limits)![1]);
+      const { samples } = await scrape(metricsUrl);
+      expect(sampleValue(samples, "process_max_fds")).toBe(maxOpenFiles);
+      expect(sampleValue(samples, "process_open_fds")).toBeGreaterThan(0);
+      expect(sampleValue(samples, "process_open_fds")).toBeLessThan(maxOpenFiles);
+      const versions = samples.filter((sample) => sample.name === "nodejs_version_info");
+      expect(versions.map((sample) => sample.value)).toEqual([1]);
     },
   );
 });

@@ -1,7 +1,7 @@
 import type { AuthenticateApiKey } from "@service-api/application";
 import type { Store } from "@service-api/ports";
 import type { RequestHandler } from "express";
-import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { type Aggregator, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { StoreOutage } from "./store-outage.js";
 
 /** What the metrics read at each scrape. */
@@ -15,6 +15,18 @@ export interface MetricSources {
 const ROUTE_BASE = "routeBase";
 /** The route label of a request no route matched: never its path, which may hold ids. */
 export const UNMATCHED = "unmatched";
+
+/**
+ * How the primary of `WORKERS=n` combines default metrics whose sum over the workers means nothing
+ * (the rest are summed). prom-client sets its own for `process_start_time_seconds` (omitted),
+ * `nodejs_version_info` (first) and `nodejs_eventloop_lag_*` (min, max, average).
+ */
+const ACROSS_WORKERS: Record<string, Aggregator> = {
+  // A limit of each process, not of the cluster.
+  process_max_fds: "max",
+  // Read against that limit: the process nearest its limit.
+  process_open_fds: "max",
+};
 
 /** A counter whose total is read from a source at each scrape. */
 function countedAt(counter: Counter, read: () => number): void {
@@ -117,6 +129,10 @@ export class ServerMetrics {
       },
     });
     collectDefaultMetrics({ register: this.registry });
+    for (const [name, aggregator] of Object.entries(ACROSS_WORKERS)) {
+      const metric = this.registry.getSingleMetric(name);
+      if (metric) Object.assign(metric, { aggregator });
+    }
   }
 
   /** Counts every request and its duration, by the template of the route that matched it. */
