@@ -15,6 +15,7 @@ import { ConnectionSockets, openedWithin } from "./open-time-out.js";
 import { postgresFeatures } from "./postgres-features.js";
 import { postgresTypes } from "./postgres-types.js";
 import { isPostgresConflict, isPostgresUnavailable } from "./postgres-unavailability.js";
+import { UnansweredStatements } from "./unanswered-statements.js";
 
 /** The pool's bounds. Every instance holds at most `max` connections. */
 export interface PostgresPoolOptions {
@@ -22,7 +23,11 @@ export interface PostgresPoolOptions {
   max: number;
   /** How long a request waits to connect (or for a free connection) before failing, in ms. */
   connectionTimeoutMs: number;
-  /** How long the server lets one statement run before cancelling it, in ms. */
+  /**
+   * How long the server lets one statement run before cancelling it, in ms. A statement that gets
+   * no answer for this long and a second more (the network stalled) fails as the store unavailable,
+   * its connection closed (`UnansweredStatements`); 0: no limit, neither on the server nor here.
+   */
   statementTimeoutMs: number;
   /** How long an idle connection is kept, in ms. */
   idleTimeoutMs: number;
@@ -99,6 +104,10 @@ async function openOn(
   foldingOptions: FieldCountFoldingOptions | undefined,
 ): Promise<Store> {
   const { max, connectionTimeoutMs, statementTimeoutMs, idleTimeoutMs, namedStatements } = bounds;
+  // Every statement of the pool (kysely's, transactions', the direct executor's) is on one of its
+  // connections: a connection that stops answering is closed past the statement time-out.
+  const unanswered = new UnansweredStatements(statementTimeoutMs, () => idleClientsOf(pool));
+  const Client = unanswered.clientClass();
   const pool = new pg.Pool({
     connectionString: databaseUrl,
     max,
@@ -108,6 +117,7 @@ async function openOn(
     application_name: "service-api",
     types: postgresTypes,
     stream: sockets.stream,
+    ...(Client && { Client }),
   });
   // A connection the server drops (a restart, a failover, pg_terminate_backend) emits "error" on
   // its client, in use or not; unheard, that ends the process. The query it ran fails on its own,
@@ -125,6 +135,7 @@ async function openOn(
     if (error) throw new Error("PostgreSQL migration failed", { cause: error });
   } catch (error) {
     await db.destroy();
+    unanswered.stop();
     throw error;
   }
   const listener =
@@ -149,8 +160,16 @@ async function openOn(
     onClose: async () => {
       await folder?.stop();
       await listener?.close();
+      // The calls have ended (the store waited for them), the folder's too: nothing is left to wait on.
+      unanswered.stop();
     },
   });
+}
+
+/** pg-pool 3's idle connections (its internals: it offers no other way to see them). */
+function idleClientsOf(pool: pg.Pool): pg.Client[] {
+  const idle = (pool as unknown as { _idle?: { client: pg.Client }[] })._idle ?? [];
+  return idle.map((item) => item.client);
 }
 
 /** Whether a `DATABASE_URL` names a PostgreSQL database. */

@@ -1,3 +1,5 @@
+import { UnansweredStatementError } from "./unanswered-statements.js";
+
 /**
  * SQLSTATE classes and codes that mean the server cannot serve now, not that the statement is
  * wrong: connection exceptions (08), insufficient resources (53: too many connections, disk full,
@@ -34,6 +36,8 @@ const CONNECTION_MESSAGES = [
 /** Whether a pg error means PostgreSQL cannot be reached now (rather than that the statement failed). */
 export function isPostgresUnavailable(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
+  // A statement given up on a connection that went silent (the network stalled).
+  if (error instanceof UnansweredStatementError) return true;
   if (error instanceof AggregateError && error.errors.some(isPostgresUnavailable)) return true;
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string") {
