@@ -158,6 +158,9 @@ async function openOn(
     }),
     ...(listener && { knownAccessRevision: () => listener.revision() }),
     onClose: async () => {
+      // Connections close politely (pg waits for the server to hang up), which a stalled network
+      // never lets end: past the grace, what is still open is cut. A no-op once all have closed.
+      setTimeout(() => sockets.cut(), POLITE_CLOSE_MS).unref();
       await folder?.stop();
       await listener?.close();
       // The calls have ended (the store waited for them), the folder's too: nothing is left to wait on.
@@ -165,6 +168,9 @@ async function openOn(
     },
   });
 }
+
+/** How long closing the store lets its connections close politely before it cuts them. */
+export const POLITE_CLOSE_MS = 2_000;
 
 /** pg-pool 3's idle connections (its internals: it offers no other way to see them). */
 function idleClientsOf(pool: pg.Pool): pg.Client[] {

@@ -3,7 +3,7 @@ import { connect, createServer, type Socket } from "node:net";
 import type { StoreMonitor } from "@service-api/ports";
 import { aWorkspace } from "@service-api/ports/testing";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import { openPostgresStore } from "./open-postgres-store.js";
+import { openPostgresStore, POLITE_CLOSE_MS } from "./open-postgres-store.js";
 import { isPostgresUnavailable } from "./postgres-unavailability.js";
 import { createTestDatabase, requirePostgresForTests, type TestDatabase } from "./testing/test-databases.js";
 import {
@@ -177,6 +177,25 @@ describe.skipIf(!available)(
 
         proxy.heal();
         expect(await store.repositories.workspaces.findById(workspace.id)).toEqual(workspace);
+      },
+    );
+
+    it.skipIf(!available)(
+      "closing the store during a stall ends within the polite close's grace, listener and idle connections cut",
+      async () => {
+        const proxy = await stallingProxy(database!.url);
+        cleanups.push(() => proxy.close());
+        const store = await openPostgresStore({
+          databaseUrl: proxy.databaseUrl,
+          pool: { statementTimeoutMs: STATEMENT_TIMEOUT_MS, max: 2 },
+          fieldCountFolding: false,
+        });
+        await store.ping();
+        proxy.stall();
+        const settled = await settledWithin(store.close(), POLITE_CLOSE_MS + 3_000);
+        expect(settled.outcome).toEqual({ value: undefined });
+        expect(settled.ms).toBeLessThan(POLITE_CLOSE_MS + 1_000);
+        await proxy.closesAll();
       },
     );
 
