@@ -2,14 +2,12 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "nod
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Writable } from "node:stream";
 import { TEST_SERVER_URL } from "@service-api/adapters-postgres/testing";
-import { openStore, StoreOptionsError } from "@service-api/stores";
+import { StoreOptionsError } from "@service-api/stores";
 import express, { type Router } from "express";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   ConfigError,
-  createLogger,
   createServiceApiRouter,
   DomainError,
   InvalidImportError,
@@ -20,10 +18,11 @@ import {
   StoreUnavailableError,
 } from "../src/index.js";
 import { CLOSED_MESSAGE } from "../src/lifecycle/retrying-opener.js";
+import { capturedLogger } from "./support/captured-logger.js";
 import { sleep } from "./support/load.js";
-import { seedWorkspace } from "./support/seed.js";
+import { seededDatabase } from "./support/seeded-database.js";
 import { startTcpProxy } from "./support/tcp-proxy.js";
-import { createTestDatabaseUrl, TEST_STORE } from "./support/test-database.js";
+import { TEST_STORE } from "./support/test-database.js";
 import { startTestServer } from "./support/test-server.js";
 
 const UNAVAILABLE = {
@@ -60,33 +59,11 @@ async function get(url: string, key = "app-not-a-key") {
   };
 }
 
-/** A logger whose lines the test reads. */
-function capturedLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(JSON.parse(String(chunk)));
-      done();
-    },
-  });
-  return { logger: createLogger("info", sink), lines };
-}
-
 const temporaryFolder = () => {
   const folder = mkdtempSync(join(tmpdir(), "service-api-embedded-"));
   cleanups.push(() => rmSync(folder, { recursive: true, force: true }));
   return folder;
 };
-
-/** A fresh database of the store under test, seeded; the seeded workspace. */
-async function seededDatabase() {
-  const database = await createTestDatabaseUrl();
-  cleanups.push(database.drop);
-  const store = await openStore({ databaseUrl: database.databaseUrl, pool: { max: 2 } });
-  const world = await seedWorkspace(store.repositories);
-  await store.close();
-  return { databaseUrl: database.databaseUrl, world };
-}
 
 describe("a router whose store cannot be opened", () => {
   it("answers 503 with Retry-After while PostgreSQL cannot be reached, logs no failed request, and closes", async () => {
@@ -131,7 +108,7 @@ describe("a router whose store cannot be opened", () => {
 
   describe.runIf(TEST_STORE === "postgres")("on PostgreSQL", () => {
     it("opens once PostgreSQL can be reached again, after answering 503 while it could not", async () => {
-      const { databaseUrl, world } = await seededDatabase();
+      const { databaseUrl, world } = await seededDatabase(cleanups);
       const server = new URL(TEST_SERVER_URL);
       const proxy = await startTcpProxy({ host: server.hostname, port: Number(server.port || 5432) });
       cleanups.push(() => proxy.close());
@@ -189,7 +166,7 @@ describe("a router whose store cannot be opened", () => {
 
 describe("a closed router", () => {
   it("answers requests in flight as usual or 503, and those after it 503 saying it is closed", async () => {
-    const { databaseUrl, world } = await seededDatabase();
+    const { databaseUrl, world } = await seededDatabase(cleanups);
     const router = createServiceApiRouter({ databaseUrl, logger: capturedLogger().logger });
     const base = await host(router);
     const key = world.apps["advanced-chat"].key;
@@ -240,7 +217,7 @@ describe("the router's OpenAPI document", () => {
 
 describe("the errors an embedder tests with instanceof", () => {
   it("are what direct calls with input their types do not allow throw, on the real store, writing nothing", async () => {
-    const { databaseUrl, world } = await seededDatabase();
+    const { databaseUrl, world } = await seededDatabase(cleanups);
     const api = await openServiceApi({ databaseUrl });
     try {
       const before = await api.exportData.execute();
@@ -305,7 +282,7 @@ describe("the errors an embedder tests with instanceof", () => {
   });
 
   it("are exported, and are what direct calls throw", async () => {
-    const { databaseUrl, world } = await seededDatabase();
+    const { databaseUrl, world } = await seededDatabase(cleanups);
     const api = await openServiceApi({ databaseUrl });
     const missing = api.getDocument.execute({
       workspaceId: world.workspace.id,

@@ -1,15 +1,14 @@
 import { once } from "node:events";
 import type { AddressInfo, Socket } from "node:net";
-import { Writable } from "node:stream";
-import { openStore } from "@service-api/stores";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger, createServiceApiRouter, loadConfig, startServer } from "../src/index.js";
+import { createServiceApiRouter, loadConfig, startServer } from "../src/index.js";
+import { capturedLogger } from "./support/captured-logger.js";
 import { sleep } from "./support/load.js";
 import { postgresWireCounter } from "./support/postgres-wire.js";
-import { seedWorkspace } from "./support/seed.js";
+import { seededDatabase } from "./support/seeded-database.js";
 import { startTcpProxy } from "./support/tcp-proxy.js";
-import { createTestDatabaseUrl, TEST_STORE } from "./support/test-database.js";
+import { TEST_STORE } from "./support/test-database.js";
 
 // PostgreSQL that accepts the connection, authenticates it, then answers nothing more (a partition,
 // a stalled proxy): opening the store must give up within its open time-out, as when it refuses.
@@ -22,16 +21,6 @@ const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** A fresh database, seeded: its URL and the seeded workspace. */
-async function seededDatabase() {
-  const database = await createTestDatabaseUrl();
-  cleanups.push(database.drop);
-  const store = await openStore({ databaseUrl: database.databaseUrl, pool: { max: 2 } });
-  const world = await seedWorkspace(store.repositories);
-  await store.close();
-  return { databaseUrl: database.databaseUrl, world };
-}
 
 /**
  * A proxy in front of the database that passes the connection and its authentication, then stalls
@@ -65,18 +54,6 @@ async function stallingAfterAuthentication(databaseUrl: string) {
   return { proxy, databaseUrl: throughProxy.toString(), stalled };
 }
 
-/** A logger whose lines the test reads. */
-function capturedLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(JSON.parse(String(chunk)));
-      done();
-    },
-  });
-  return { logger: createLogger("info", sink), lines };
-}
-
 /** A host Express app serving `router` at /kb on an ephemeral port; its base URL. */
 async function host(router: express.Router): Promise<string> {
   const server = express().use("/kb", router).listen(0, "127.0.0.1");
@@ -107,7 +84,7 @@ async function closesWithin(socket: Socket, ms: number): Promise<boolean> {
 
 describe.runIf(TEST_STORE === "postgres")("opening while PostgreSQL goes silent after authenticating", () => {
   it("the embedded router answers 503 with Retry-After within the open time-out, then serves once PostgreSQL answers", async () => {
-    const { databaseUrl, world } = await seededDatabase();
+    const { databaseUrl, world } = await seededDatabase(cleanups);
     const silent = await stallingAfterAuthentication(databaseUrl);
     const { logger, lines } = capturedLogger();
     const router = createServiceApiRouter({
@@ -147,7 +124,7 @@ describe.runIf(TEST_STORE === "postgres")("opening while PostgreSQL goes silent 
   });
 
   it("the standalone server does not start, as when PostgreSQL refuses: startServer rejects within the open time-out", async () => {
-    const { databaseUrl } = await seededDatabase();
+    const { databaseUrl } = await seededDatabase(cleanups);
     const silent = await stallingAfterAuthentication(databaseUrl);
     cleanups.push(() => silent.proxy.close());
     const config = loadConfig({

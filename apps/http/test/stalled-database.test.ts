@@ -1,13 +1,12 @@
 import { once } from "node:events";
 import type { AddressInfo, Socket } from "node:net";
-import { Writable } from "node:stream";
-import { openStore } from "@service-api/stores";
 import express from "express";
 import { afterEach, describe, expect, it } from "vitest";
-import { createLogger, createServiceApiRouter, loadConfig, startServer } from "../src/index.js";
-import { seedWorkspace } from "./support/seed.js";
+import { createServiceApiRouter, loadConfig, startServer } from "../src/index.js";
+import { capturedLogger } from "./support/captured-logger.js";
+import { seededDatabase } from "./support/seeded-database.js";
 import { startTcpProxy } from "./support/tcp-proxy.js";
-import { createTestDatabaseUrl, TEST_STORE } from "./support/test-database.js";
+import { TEST_STORE } from "./support/test-database.js";
 
 // PostgreSQL that stops answering once the store is open (a partition, a stalled proxy: the TCP
 // connections stay up, nothing comes back): a statement in flight never gets its answer. Past the
@@ -31,16 +30,6 @@ const UNAVAILABLE = {
   message:
     "The server is temporarily unable to service your request due to maintenance downtime or capacity problems. Please try again later.",
 };
-
-/** A fresh database, seeded: its URL and the seeded workspace. */
-async function seededDatabase() {
-  const database = await createTestDatabaseUrl();
-  cleanups.push(database.drop);
-  const store = await openStore({ databaseUrl: database.databaseUrl, pool: { max: 2 } });
-  const world = await seedWorkspace(store.repositories);
-  await store.close();
-  return { databaseUrl: database.databaseUrl, world };
-}
 
 /**
  * A proxy in front of the database that, once armed, stalls at the next statement a pool connection
@@ -84,18 +73,6 @@ async function stallingProxy(databaseUrl: string) {
   };
 }
 
-/** A logger whose lines the test reads. */
-function capturedLogger() {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(JSON.parse(String(chunk)));
-      done();
-    },
-  });
-  return { logger: createLogger("info", sink), lines };
-}
-
 /** A GET, timed, that gives up after 10 s (a hang fails the test, rather than timing it out). */
 async function get(url: string, key?: string) {
   const started = performance.now();
@@ -113,7 +90,7 @@ async function get(url: string, key?: string) {
 
 describe.runIf(TEST_STORE === "postgres")("PostgreSQL going silent after the store opened", () => {
   it("the standalone server answers a request in flight and /readyz 503 with Retry-After within the bound, then serves once the network heals", async () => {
-    const { databaseUrl, world } = await seededDatabase();
+    const { databaseUrl, world } = await seededDatabase(cleanups);
     const silent = await stallingProxy(databaseUrl);
     const { logger, lines } = capturedLogger();
     const config = loadConfig({
@@ -166,7 +143,7 @@ describe.runIf(TEST_STORE === "postgres")("PostgreSQL going silent after the sto
   });
 
   it("the embedded router answers a request in flight 503 with Retry-After within the bound, then serves once the network heals", async () => {
-    const { databaseUrl, world } = await seededDatabase();
+    const { databaseUrl, world } = await seededDatabase(cleanups);
     const silent = await stallingProxy(databaseUrl);
     const router = createServiceApiRouter({
       databaseUrl: silent.databaseUrl,

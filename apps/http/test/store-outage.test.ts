@@ -2,16 +2,16 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sqlitePathOf } from "@service-api/adapters-sqlite";
-import { openStore } from "@service-api/stores";
 import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type ApiResponse, call } from "./support/http.js";
 import { eventually, keepCalling, sleep } from "./support/load.js";
 import { seedWorkspace } from "./support/seed.js";
+import { seededDatabase } from "./support/seeded-database.js";
 import { type ServerProcess, spawnServer } from "./support/server-process.js";
 import { startTcpProxy } from "./support/tcp-proxy.js";
-import { createTestDatabaseUrl, TEST_STORE, type TestDatabaseUrl } from "./support/test-database.js";
+import { TEST_STORE } from "./support/test-database.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
 const UNAVAILABLE = {
@@ -28,18 +28,6 @@ afterEach(async () => {
 afterAll(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** A fresh database, seeded, and the paths and keys of its demo data. */
-async function seededDatabase(): Promise<
-  TestDatabaseUrl & { world: Awaited<ReturnType<typeof seedWorkspace>> }
-> {
-  const database = await createTestDatabaseUrl();
-  cleanups.push(database.drop);
-  const store = await openStore({ databaseUrl: database.databaseUrl, pool: { max: 2 } });
-  const world = await seedWorkspace(store.repositories);
-  await store.close();
-  return { ...database, world };
-}
 
 async function spawn(environment: Record<string, string>): Promise<ServerProcess> {
   const directory = mkdtempSync(join(tmpdir(), "service-api-outage-"));
@@ -77,7 +65,7 @@ const messages = (server: { lines: Record<string, unknown>[] }, msg: string) =>
 
 describe.runIf(TEST_STORE === "postgres")("PostgreSQL going away under load", () => {
   it("keeps the process alive when its connections are terminated mid-query, answers 503, and recovers", async () => {
-    const database = await seededDatabase();
+    const database = await seededDatabase(cleanups);
     const { world } = database;
     const server = await spawn({ DATABASE_URL: database.databaseUrl, DATABASE_POOL_MAX: "4" });
     const path = `/v1/datasets/${world.dataset.id}/documents/${world.document.id}`;
@@ -108,7 +96,7 @@ describe.runIf(TEST_STORE === "postgres")("PostgreSQL going away under load", ()
   });
 
   it("answers 503 while PostgreSQL cannot be reached, logs the outage once, and recovers by itself", async () => {
-    const database = await seededDatabase();
+    const database = await seededDatabase(cleanups);
     const { world } = database;
     const { proxy, server } = await spawnThroughProxy(database.databaseUrl, {
       DATABASE_POOL_MAX: "4",
@@ -147,7 +135,7 @@ describe.runIf(TEST_STORE === "postgres")("PostgreSQL going away under load", ()
 
 describe.runIf(TEST_STORE === "postgres")("stopping while PostgreSQL does not answer", () => {
   it("exits within SHUTDOWN_DRAIN_MS + SHUTDOWN_TIMEOUT_MS, though calls still wait for the database", async () => {
-    const database = await seededDatabase();
+    const database = await seededDatabase(cleanups);
     const { world } = database;
     const { proxy, server } = await spawnThroughProxy(database.databaseUrl, {
       DATABASE_POOL_MAX: "2",
