@@ -7,6 +7,7 @@ import { operationRoutes } from "./api/register-operations.js";
 import type { Family } from "./families/family.js";
 import { datasetsFamily, FAMILIES } from "./families/index.js";
 import { closeWhileDraining, requireHost } from "./http/connection-rules.js";
+import { servedToBrowsers } from "./http/cors.js";
 import { errorHandler, methodNotAllowed, unknownRoute } from "./http/error-handler.js";
 import { requestContext } from "./http/request-context.js";
 import { ServerMetrics } from "./observability/metrics.js";
@@ -36,7 +37,11 @@ export function serviceApiRoutes(container: DependencyContainer): Router {
  * it at the root with `/v1` written in: a router mounted under a path rewrites every request's URL
  * on the way in and out, and parses it again.
  */
-function apiRoutes(container: DependencyContainer, prefix: string): RequestHandler {
+function apiRoutes(
+  container: DependencyContainer,
+  prefix: string,
+  served: (route: PathRoute) => PathRoute = (route) => route,
+): RequestHandler {
   const operations = serviceApiOperations(container);
   const documentAt = serializedOpenApiDocument(operations);
   const openApiDocument: PathRoute = {
@@ -59,7 +64,9 @@ function apiRoutes(container: DependencyContainer, prefix: string): RequestHandl
     otherMethods: methodNotAllowed(["GET", "HEAD"]),
   };
   const openDataset = container.resolve(datasetsFamily.token).openDataset;
-  return pathRoutes([openApiDocument, ...operationRoutes(container, operations, openDataset, prefix)]);
+  return pathRoutes(
+    [openApiDocument, ...operationRoutes(container, operations, openDataset, prefix)].map(served),
+  );
 }
 
 /** The standalone app: `/v1` routes, the probes, `/docs`, and the API's error shape for everything else. */
@@ -80,7 +87,8 @@ export function createApp(container: DependencyContainer): Express {
       requireHost,
     ]),
   );
-  app.use(apiRoutes(container, "/v1"));
+  // Browsers get what Dify's service API gives them (a host of the embedded router sets its own).
+  app.use(apiRoutes(container, "/v1", servedToBrowsers));
   const root = Router();
   registerHealthRoutes(root, container);
   registerDocsRoutes(root);

@@ -826,9 +826,9 @@ describe("the literal segments built-in and documents/metadata", () => {
     const kb = await aKnowledgeBase();
     const base = `/v1/datasets/${kb.dataset.id}`;
     const cases = [
-      ["PATCH", `${base}/metadata/built-in`, { name: "x" }, ["GET", "HEAD"]],
-      ["DELETE", `${base}/metadata/built-in`, undefined, ["GET", "HEAD"]],
-      ["GET", `${base}/documents/metadata`, undefined, ["POST"]],
+      ["PATCH", `${base}/metadata/built-in`, { name: "x" }, ["GET", "HEAD", "OPTIONS"]],
+      ["DELETE", `${base}/metadata/built-in`, undefined, ["GET", "HEAD", "OPTIONS"]],
+      ["GET", `${base}/documents/metadata`, undefined, ["POST", "OPTIONS"]],
     ] as const;
     await expectNothingWritten(kb, async () => {
       for (const [method, path, body, allowed] of cases) {
