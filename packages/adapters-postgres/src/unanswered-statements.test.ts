@@ -2,11 +2,13 @@ import { once } from "node:events";
 import { connect, createServer, type Socket } from "node:net";
 import type { StoreMonitor } from "@service-api/ports";
 import { aWorkspace } from "@service-api/ports/testing";
+import pg from "pg";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { openPostgresStore, POLITE_CLOSE_MS } from "./open-postgres-store.js";
 import { isPostgresUnavailable } from "./postgres-unavailability.js";
 import { createTestDatabase, requirePostgresForTests, type TestDatabase } from "./testing/test-databases.js";
 import {
+  PROBE_TIMEOUT_MS,
   UNANSWERED_GRACE_MS,
   UnansweredStatementError,
   UnansweredStatements,
@@ -15,8 +17,11 @@ import {
 const STATEMENT_TIMEOUT_MS = 300;
 /** How long a statement may go unanswered: the statement time-out and the grace. */
 const BOUND_MS = STATEMENT_TIMEOUT_MS + UNANSWERED_GRACE_MS;
-/** The bound, two sweeps (a quarter of the bound each) and slack for a slow machine: far less than "never". */
-const FAILS_WITHIN_MS = BOUND_MS * 1.5 + 1_000;
+/**
+ * The bound, two sweeps (a quarter of the bound each), the question to the server that does not
+ * answer, and slack for a slow machine: far less than "never".
+ */
+const FAILS_WITHIN_MS = BOUND_MS * 1.5 + PROBE_TIMEOUT_MS + 1_000;
 
 /**
  * A TCP proxy in front of PostgreSQL that can stall: the connections stay up, nothing more passes
@@ -177,6 +182,40 @@ describe.skipIf(!available)(
 
         proxy.heal();
         expect(await store.repositories.workspaces.findById(workspace.id)).toEqual(workspace);
+      },
+    );
+
+    it.skipIf(!available)(
+      "leaves a commit the server is still at (a slow flush, a synchronous standby) past the bound: the write succeeds",
+      async () => {
+        const heard = monitor();
+        const store = await openPostgresStore({
+          databaseUrl: database!.url,
+          pool: { statementTimeoutMs: STATEMENT_TIMEOUT_MS },
+          monitor: heard,
+          accessListener: false,
+          fieldCountFolding: false,
+        });
+        cleanups.push(() => store.close());
+        // A deferred trigger sleeps at commit, where PostgreSQL no longer applies the time-out.
+        const admin = new pg.Client({ connectionString: database!.url });
+        admin.on("error", () => {});
+        await admin.connect();
+        cleanups.push(async () => {
+          await admin.query("drop trigger if exists slow_commit on workspaces");
+          await admin.query("drop function if exists slow_commit()");
+          await admin.end();
+        });
+        await admin.query(`create function slow_commit() returns trigger language plpgsql as
+          $$ begin perform pg_sleep(${(BOUND_MS + 1_500) / 1_000}); return null; end $$`);
+        await admin.query(`create constraint trigger slow_commit after insert on workspaces
+          deferrable initially deferred for each row execute function slow_commit()`);
+        const workspace = aWorkspace();
+        const started = performance.now();
+        await store.repositories.workspaces.save(workspace);
+        expect(performance.now() - started).toBeGreaterThan(BOUND_MS + 1_000);
+        expect(await store.repositories.workspaces.findById(workspace.id)).toEqual(workspace);
+        expect(heard.unavailable).not.toHaveBeenCalled();
       },
     );
 

@@ -2,13 +2,23 @@ import type { Socket } from "node:net";
 import pg from "pg";
 
 /**
- * How much longer than the statement time-out a statement may go without a byte of answer. Past
- * the time-out the server has cancelled the statement and its error is on the way: what remains is
- * the server noticing the cancel, a round trip and this process reading it (a busy event loop), a
- * few to a few hundred ms, whatever the time-out. One second covers it; one that took longer was
- * failing anyway (cancelled: 57014, answered 503 too), so cutting it costs only a connection.
+ * How much longer than the statement time-out a statement may go without a byte of answer before
+ * the server is asked about it. Past the time-out the server has cancelled a running statement and
+ * its error is on the way: what remains is the server noticing the cancel, a round trip and this
+ * process reading it (a busy event loop), a few to a few hundred ms, whatever the time-out. Not a
+ * commit, though: PostgreSQL lifts the time-out before it commits, so a slow flush or a synchronous
+ * standby's wait outlasts it. Hence the question before any cut (`ActiveBackends`).
  */
 export const UNANSWERED_GRACE_MS = 1_000;
+
+/** How long the question to the server may take; no answer within it means it cannot be reached. */
+export const PROBE_TIMEOUT_MS = 2_000;
+
+/**
+ * Asks the server, on a connection of its own, which of these backends (by process id) are still
+ * at work on a statement; undefined when it cannot be reached (the network stalled).
+ */
+export type ActiveBackends = (processIds: number[]) => Promise<ReadonlySet<number> | undefined>;
 
 /** The longest pause between two sweeps; a short bound sweeps more often (a quarter of it). */
 export const MAX_SWEEP_INTERVAL_MS = 1_000;
@@ -17,6 +27,8 @@ export const MAX_SWEEP_INTERVAL_MS = 1_000;
 interface ClientInternals {
   _activeQuery?: unknown;
   connection: { stream: unknown };
+  /** The backend's process id, from its key data. */
+  processID?: number | null;
 }
 
 /** A connection's state as the last sweeps saw it. */
@@ -45,12 +57,16 @@ export class UnansweredStatementError extends Error {
 
 /**
  * Gives up statements that get no answer: on a connection of the pool waiting for an answer, no
- * byte for `statementTimeoutMs` + `UNANSWERED_GRACE_MS` means the network to PostgreSQL stalled (a
- * partition, a stalled proxy: the TCP connection stays up and nothing comes back), since the server
- * itself cancels a statement at its time-out and answers. The connection's socket is then destroyed:
- * its statement fails (`UnansweredStatementError`, so the store answers 503), the pool drops the
- * connection, and the next call connects afresh. Silence is what counts, not the statement's age:
- * an answer still arriving, however slowly, is never cut.
+ * byte for `statementTimeoutMs` + `UNANSWERED_GRACE_MS`, and then no word from the server either,
+ * means the network to PostgreSQL stalled (a partition, a stalled proxy: the TCP connection stays
+ * up and nothing comes back). The server is asked first, on a connection of its own
+ * (`ActiveBackends`), whether the silent connections' backends are still at work (a commit waiting
+ * on a slow flush or a synchronous standby, which no time-out cancels): those are left to finish,
+ * their clocks started again. The others, or all when the server cannot be reached within
+ * `PROBE_TIMEOUT_MS`, have their socket destroyed: the statement fails (`UnansweredStatementError`,
+ * so the store answers 503), the pool drops the connection, and the next call connects afresh.
+ * Silence is what counts, not the statement's age: an answer still arriving, however slowly, is
+ * never cut.
  *
  * A connection that stalled says the others may have: the idle ones (`idleClients`) are closed
  * with it, so that the next call connects afresh (and fails within the connect time-out while the
@@ -75,10 +91,14 @@ export class UnansweredStatements {
   #lastSweep = 0;
   #stopped = false;
 
+  #asking = false;
+
   constructor(
     statementTimeoutMs: number,
     /** The connections idle in the pool now: closed when a statement went unanswered. */
     private readonly idleClients: () => Iterable<pg.Client> = () => [],
+    /** Which backends are still at work; without it, nothing is at work (every silent one is cut). */
+    private readonly activeBackends: ActiveBackends = async () => new Set(),
   ) {
     this.boundMs = statementTimeoutMs > 0 ? statementTimeoutMs + UNANSWERED_GRACE_MS : 0;
     this.sweepMs = Math.min(MAX_SWEEP_INTERVAL_MS, Math.ceil(this.boundMs / 4));
@@ -136,7 +156,7 @@ export class UnansweredStatements {
     // read yet, so every clock starts again rather than count the block as silence.
     const late = now - this.#lastSweep > 2 * this.sweepMs;
     this.#lastSweep = now;
-    let stalled = false;
+    const silent: [pg.Client, Watched][] = [];
     for (const [client, seen] of this.#watched) {
       const query = (client as unknown as ClientInternals)._activeQuery ?? null;
       const { bytesRead } = seen.socket;
@@ -144,14 +164,38 @@ export class UnansweredStatements {
         seen.query = query;
         seen.bytesRead = bytesRead;
         seen.since = now;
-      } else if (now - seen.since >= this.boundMs && !seen.socket.destroyed) {
-        // pg fails the query with this error, emits it on the client (the monitor hears of a lost
-        // connection) and marks it not queryable, so the pool drops it when it comes back.
-        seen.socket.destroy(new UnansweredStatementError(this.boundMs));
-        stalled = true;
-      }
+      } else if (now - seen.since >= this.boundMs && !seen.socket.destroyed) silent.push([client, seen]);
     }
-    // Closed without an error: pg emits "Connection terminated unexpectedly", the pool drops them.
-    if (stalled) for (const client of this.idleClients()) this.#watched.get(client)?.socket.destroy();
+    if (silent.length > 0 && !this.#asking) this.#ask(silent);
+  }
+
+  /** Asks the server about the silent connections, then cuts those it is not at work on. */
+  #ask(silent: [pg.Client, Watched][]): void {
+    this.#asking = true;
+    const processIds = silent.map(([client]) => (client as unknown as ClientInternals).processID ?? -1);
+    this.activeBackends(processIds)
+      .catch(() => undefined)
+      .then((active) => {
+        this.#asking = false;
+        if (this.#stopped) return;
+        let stalled = false;
+        silent.forEach(([client, seen], index) => {
+          // Answered meanwhile, or cut: nothing to do.
+          const answered =
+            seen.socket.bytesRead !== seen.bytesRead || performance.now() - seen.since < this.boundMs;
+          if (this.#watched.get(client) !== seen || seen.socket.destroyed || answered) return;
+          if (active?.has(processIds[index]!)) {
+            seen.since = performance.now();
+            return;
+          }
+          // pg fails the query with this error, emits it on the client (the monitor hears of a lost
+          // connection) and marks it not queryable, so the pool drops it when it comes back.
+          seen.socket.destroy(new UnansweredStatementError(this.boundMs));
+          stalled = true;
+        });
+        // Closed without an error: pg emits "Connection terminated unexpectedly", the pool drops them.
+        if (stalled && active === undefined)
+          for (const client of this.idleClients()) this.#watched.get(client)?.socket.destroy();
+      });
   }
 }
