@@ -96,6 +96,7 @@ describe("JSON bodies", () => {
     for (const [body, headers] of [
       ["\uFEFF", JSON_TYPE],
       [Buffer.from("\uFEFF", "utf16le"), { "content-type": "application/json; charset=utf-16le" }],
+      [Buffer.from([0xff, 0xfe, 0, 0]), { "content-type": "application/json; charset=utf-32" }],
     ] as const) {
       const answer = await update(body, headers);
       expect(answer.body).toEqual({ status: 400, code: "bad_request", message: INVALID_JSON });

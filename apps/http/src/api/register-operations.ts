@@ -88,10 +88,10 @@ function paramsReader(operation: Operation): (params: Request["params"]) => unkn
 const readsBody = (operation: Operation, req: Request) => operation.readsBody?.(req) ?? true;
 
 function handlerOf(operation: Operation, openDataset: OpenDataset): RequestHandler {
-  const queryOf = queryReader(operation);
+  const readQuery = queryReader(operation);
   const parse = (req: Request, res: Response) => ({
     params: res.locals.params,
-    query: operation.query ? parseBody(operation.query, queryOf(req)) : undefined,
+    query: operation.query ? parseBody(operation.query, readQuery(req)) : undefined,
     body: operation.body && readsBody(operation, req) ? parseBody(operation.body, req.body) : undefined,
     workspaceId: operation.key === "knowledge" ? workspaceOf(res) : (undefined as never),
     app: operation.key === "app" ? appOf(res) : (undefined as never),

@@ -36,15 +36,15 @@ const limitDepth: RequestHandler = (req, _res, next) => {
   next();
 };
 
-/** A byte order mark in UTF-8, UTF-16 LE and BE. */
-const BYTE_ORDER_MARKS = new Set(["efbbbf", "fffe", "feff"]);
+/** A byte order mark in UTF-8, UTF-16 and UTF-32 (LE and BE). */
+const BYTE_ORDER_MARKS = new Set(["efbbbf", "fffe", "feff", "fffe0000", "0000feff"]);
 
 /**
  * An empty body, or one of a byte order mark alone, is no JSON, as Flask reads it; body-parser
  * would make it `{}`. Its `verify` failure is answered as JSON that does not parse.
  */
 const refuseEmpty = (_req: unknown, _res: unknown, body: Buffer) => {
-  if (body.length === 0 || (body.length <= 3 && BYTE_ORDER_MARKS.has(body.toString("hex"))))
+  if (body.length === 0 || (body.length <= 4 && BYTE_ORDER_MARKS.has(body.toString("hex"))))
     throw new Error("The JSON body is empty.");
 };
 
