@@ -81,7 +81,7 @@ export class ServerMetrics {
     });
     new Counter({
       name: "service_api_store_connections_lost_total",
-      help: "Idle database connections the server dropped.",
+      help: "Database connections lost: dropped by the server or the network, or closed here once they stopped answering.",
       registers,
       collect() {
         countedAt(this, () => sources.outage.connectionsLost);
