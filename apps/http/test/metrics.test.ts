@@ -195,21 +195,12 @@ describe("metrics", () => {
   it.runIf(TEST_STORE === "sqlite")(
     "sums every worker's metrics on the primary's listener with WORKERS=2",
     async () => {
-      const directory = mkdtempSync(join(tmpdir(), "service-api-metrics-"));
-      const server = await spawnServer(directory, { WORKERS: "2", METRICS_PORT: "0", DEMO: "auto" });
-      cleanups.push(async () => {
-        server.child.kill("SIGKILL");
-        await server.exited;
-        rmSync(directory, { recursive: true, force: true });
-      });
-      const metrics = await server.waitForLine((line) => line.msg === "metrics listening");
-      await eventually(() => server.stderr().includes("Get App WebApp Settings"));
-      const appKey = /app-[A-Za-z0-9]{40}/.exec(server.stderr())![0];
+      const { server, appKey, metricsUrl } = await clusterWithMetrics();
       const responses = await Promise.all(
         Array.from({ length: 20 }, () => call(server.url, "GET", "/v1/site", { token: appKey })),
       );
       expect(responses.every((response) => response.status === 200)).toBe(true);
-      const { samples } = await scrape(String(metrics.url));
+      const { samples } = await scrape(metricsUrl);
       expect(sampleValue(samples, REQUESTS, { route: "/v1/site", method: "GET", status: "200" })).toBe(20);
       const workersServing = server.lines.filter((line) => line.msg === "request").map((line) => line.pid);
       expect(new Set(workersServing).size).toBeGreaterThanOrEqual(1);
