@@ -1,10 +1,9 @@
-import type { Duplex } from "node:stream";
-import { setTimeout as sleep } from "node:timers/promises";
 import { type DatabaseSchema, kyselyStore, runCompiledDirectly } from "@service-api/adapters-kysely";
 import type { Store, StoreMonitor } from "@service-api/ports";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { AccessListener, type AccessListenerOptions, DEFAULT_ACCESS_LISTENER } from "./access-listener.js";
+import { activeBackendsOn } from "./active-backends.js";
 import {
   checkedFolding,
   DEFAULT_FIELD_COUNT_FOLDING,
@@ -17,7 +16,7 @@ import { ConnectionSockets, openedWithin } from "./open-time-out.js";
 import { postgresFeatures } from "./postgres-features.js";
 import { postgresTypes } from "./postgres-types.js";
 import { isPostgresConflict, isPostgresUnavailable } from "./postgres-unavailability.js";
-import { type ActiveBackends, PROBE_TIMEOUT_MS, UnansweredStatements } from "./unanswered-statements.js";
+import { UnansweredStatements } from "./unanswered-statements.js";
 
 /** The pool's bounds. Every instance holds at most `max` connections. */
 export interface PostgresPoolOptions {
@@ -177,41 +176,6 @@ async function openOn(
 
 /** How long closing the store lets its connections close politely before it cuts them. */
 export const POLITE_CLOSE_MS = 2_000;
-
-/**
- * Which of these backends are at work on a statement, asked on a connection of its own (one the
- * store's close cuts too); undefined when the server does not answer within `PROBE_TIMEOUT_MS`.
- */
-function activeBackendsOn(databaseUrl: string, sockets: ConnectionSockets): ActiveBackends {
-  return async (processIds) => {
-    let socket: Duplex | undefined;
-    const client = new pg.Client({
-      connectionString: databaseUrl,
-      connectionTimeoutMillis: PROBE_TIMEOUT_MS,
-      query_timeout: PROBE_TIMEOUT_MS,
-      application_name: "service-api-probe",
-      stream: () => {
-        socket = sockets.stream();
-        return socket;
-      },
-    });
-    client.on("error", () => {});
-    try {
-      await client.connect();
-      const { rows } = await client.query<{ pid: number }>(
-        "select pid from pg_stat_activity where pid = any($1::int[]) and state = 'active'",
-        [processIds],
-      );
-      return new Set(rows.map((row) => row.pid));
-    } catch {
-      return undefined;
-    } finally {
-      // Politely if it can; a stalled connection would never end.
-      await Promise.race([client.end().catch(() => {}), sleep(PROBE_TIMEOUT_MS, undefined, { ref: false })]);
-      socket?.destroy();
-    }
-  };
-}
 
 /** pg-pool 3's idle connections (its internals: it offers no other way to see them). */
 function idleClientsOf(pool: pg.Pool): pg.Client[] {
