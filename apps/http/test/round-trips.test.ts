@@ -122,6 +122,30 @@ const dataset = () => world.dataset.id;
 let listsWithTags = 0;
 const conversationPath = () => `/v1/conversations/${world.conversation.id}/variables`;
 
+/** Set Document Metadata on the world's document: the author's value, partly (`partial_update`) or whole. */
+const valueWrite = (
+  form: string,
+  { partial_update, value }: { partial_update?: true; value: () => string | null },
+): Case => ({
+  operation: `POST /v1/datasets/{dataset_id}/documents/metadata${form}`,
+  key: "knowledge",
+  ceiling: 2,
+  status: 200,
+  request: () => ({
+    method: "POST",
+    path: `/v1/datasets/${dataset()}/documents/metadata`,
+    body: {
+      operation_data: [
+        {
+          document_id: world.document.id,
+          ...(partial_update && { partial_update }),
+          metadata_list: [{ id: world.fields.author.id, name: "author", value: value() }],
+        },
+      ],
+    },
+  }),
+});
+
 const CASES: Case[] = [
   {
     operation: "GET /v1/datasets/tags",
@@ -244,62 +268,9 @@ const CASES: Case[] = [
     status: 200,
     request: () => ({ method: "POST", path: `/v1/datasets/${dataset()}/metadata/built-in/enable` }),
   },
-  {
-    operation: "POST /v1/datasets/{dataset_id}/documents/metadata",
-    key: "knowledge",
-    ceiling: 2,
-    status: 200,
-    request: () => ({
-      method: "POST",
-      path: `/v1/datasets/${dataset()}/documents/metadata`,
-      body: {
-        operation_data: [
-          {
-            document_id: world.document.id,
-            partial_update: true,
-            metadata_list: [{ id: world.fields.author.id, name: "author", value: unique("value") }],
-          },
-        ],
-      },
-    }),
-  },
-  {
-    operation: "POST /v1/datasets/{dataset_id}/documents/metadata (replacing all values, the default)",
-    key: "knowledge",
-    ceiling: 2,
-    status: 200,
-    request: () => ({
-      method: "POST",
-      path: `/v1/datasets/${dataset()}/documents/metadata`,
-      body: {
-        operation_data: [
-          {
-            document_id: world.document.id,
-            metadata_list: [{ id: world.fields.author.id, name: "author", value: unique("value") }],
-          },
-        ],
-      },
-    }),
-  },
-  {
-    operation: "POST /v1/datasets/{dataset_id}/documents/metadata (a value cleared)",
-    key: "knowledge",
-    ceiling: 2,
-    status: 200,
-    request: () => ({
-      method: "POST",
-      path: `/v1/datasets/${dataset()}/documents/metadata`,
-      body: {
-        operation_data: [
-          {
-            document_id: world.document.id,
-            partial_update: true,
-            metadata_list: [{ id: world.fields.author.id, name: "author", value: null }],
-          },
-        ],
-      },
-    }),
-  },
+  valueWrite("", { partial_update: true, value: () => unique("value") }),
+  valueWrite(" (replacing all values, the default)", { value: () => unique("value") }),
+  valueWrite(" (a value cleared)", { partial_update: true, value: () => null }),
   {
     operation: "GET /v1/datasets/{dataset_id}/documents",
     key: "knowledge",
