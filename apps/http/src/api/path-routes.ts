@@ -73,6 +73,12 @@ export function pathRoutes(routes: readonly PathRoute[]): RequestHandler {
   };
 }
 
+/** The methods a route answers, by the methods it has handlers for: HEAD wherever GET is (it runs GET's). */
+export const answeredMethods = (methods: Iterable<string>): string[] => {
+  const listed = [...methods];
+  return listed.includes("GET") ? [...listed, "HEAD"] : listed;
+};
+
 /** The raw parameters where the path's segments (after the leading empty one) fit, else undefined. */
 function paramsOf(route: Segment[], segments: string[]): Record<string, string> | undefined {
   const params: Record<string, string> = {};

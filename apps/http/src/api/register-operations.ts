@@ -10,7 +10,7 @@ import { queryOf } from "../http/query.js";
 import { sendJson } from "../http/send-json.js";
 import { isIdSchema } from "./common-schemas.js";
 import type { Operation } from "./operation.js";
-import type { PathRoute } from "./path-routes.js";
+import { answeredMethods, type PathRoute } from "./path-routes.js";
 
 /** A path's parameter, `{name}`. */
 const PATH_PARAM = /\{(\w+)\}/g;
@@ -194,7 +194,7 @@ export function operationRoutes(
           [...pipelineOf(operation, container, openDataset), handlerOf(operation, openDataset)],
         ]),
       ),
-      otherMethods: methodNotAllowed(methods.includes("GET") ? [...methods, "HEAD"] : methods),
+      otherMethods: methodNotAllowed(answeredMethods(methods)),
     };
   });
 }

@@ -1,5 +1,5 @@
 import type { RequestHandler } from "express";
-import type { PathRoute } from "../api/path-routes.js";
+import { answeredMethods, type PathRoute } from "../api/path-routes.js";
 import { methodNotAllowed } from "./error-handler.js";
 
 /*
@@ -42,8 +42,7 @@ export const corsHeaders: RequestHandler = (req, res, next) => {
  * answered 200 with `Allow` (Flask's automatic OPTIONS), which the 405's `Allow` then lists too.
  */
 export function servedToBrowsers(route: PathRoute): PathRoute {
-  const methods = [...route.methods.keys()];
-  const allowed = [...methods, ...(methods.includes("GET") ? ["HEAD"] : []), "OPTIONS"];
+  const allowed = [...answeredMethods(route.methods.keys()), "OPTIONS"];
   const answerOptions: RequestHandler = (_req, res) => {
     res.writeHead(200, { Allow: allowed.join(", "), "Content-Length": 0 }).end();
   };
