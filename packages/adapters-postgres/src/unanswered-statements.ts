@@ -21,7 +21,7 @@ export const PROBE_TIMEOUT_MS = 2_000;
 export type ActiveBackends = (processIds: number[]) => Promise<ReadonlySet<number> | undefined>;
 
 /** The longest pause between two sweeps; a short bound sweeps more often (a quarter of it). */
-export const MAX_SWEEP_INTERVAL_MS = 1_000;
+const MAX_SWEEP_INTERVAL_MS = 1_000;
 
 /** The part of pg 8's `Client` the sweep reads: the query it sent and waits on, if any. */
 interface ClientInternals {

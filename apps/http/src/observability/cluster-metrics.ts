@@ -10,7 +10,7 @@ const REQUEST = "service-api:metrics-request";
 const RESPONSE = "service-api:metrics-response";
 
 /** How long a scrape waits for a worker; one that has not answered by then counts as silent. */
-export const WORKER_ANSWER_TIMEOUT_MS = 2_000;
+const WORKER_ANSWER_TIMEOUT_MS = 2_000;
 
 interface Response {
   type: typeof RESPONSE;
