@@ -69,3 +69,38 @@ export async function spawnServer(cwd: string, environment: Record<string, strin
   ]);
   return { child, url: String(listening.url), lines, waitForLine, exited, stderr: () => stderr };
 }
+
+/**
+ * Runs the built server expecting it to refuse to start: resolves with its exit code and what it
+ * wrote, or rejects if it is still running after `withinMs` (it is then killed).
+ */
+export async function spawnRefusedServer(
+  cwd: string,
+  environment: Record<string, string>,
+  withinMs = 15_000,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (turbo's test task does).`);
+  const child = spawn(process.execPath, [MAIN], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", DEMO: "off", ...environment },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString("utf8");
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL");
+      reject(new Error(`the server was still running after ${withinMs} ms: ${stdout}${stderr}`));
+    }, withinMs);
+    child.on("close", (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
