@@ -83,6 +83,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   server.on("checkExpectation", answerExpectationFailed);
   server.on("checkContinue", continueWithinLimit(server));
   server.on("connect", refuseConnect);
+  const shutdown = new Shutdown(server, lifecycle, {
+    drainMs: config.shutdownDrainMs,
+    timeoutMs: config.shutdownTimeoutMs,
+  });
   let metricsServer: MetricsServer | undefined;
   try {
     await new Promise<void>((resolve, reject) => {
@@ -97,10 +101,6 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     throw error;
   }
   const { port } = server.address() as AddressInfo;
-  const shutdown = new Shutdown(server, lifecycle, {
-    drainMs: config.shutdownDrainMs,
-    timeoutMs: config.shutdownTimeoutMs,
-  });
   let closing: Promise<void> | undefined;
   return {
     url: `http://${publicHostOf(config.host)}:${port}`,

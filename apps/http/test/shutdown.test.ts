@@ -100,6 +100,34 @@ describe("shutting down", () => {
     expect(messages.indexOf("stopped")).toBeGreaterThan(messages.indexOf("shutting down"));
   });
 
+  it("closes the connection of a request already under way when the drain starts", async () => {
+    const { server, world } = await seededServer({ SHUTDOWN_DRAIN_MS: "1500" });
+    const connection = new RawConnection(server.url);
+    expect((await connection.request("GET", "/healthz")).status).toBe(200);
+    const body = JSON.stringify({ value: "answered during the drain", user: "alice" });
+    // Its headers now, its body after the signal: the handler waits for it across the drain's start.
+    connection.write(
+      [
+        `PUT /v1/conversations/${world.conversation.id}/variables/${world.variable.id} HTTP/1.1`,
+        "Host: 127.0.0.1",
+        `Authorization: Bearer ${world.apps["advanced-chat"].key}`,
+        "Content-Type: application/json",
+        `Content-Length: ${Buffer.byteLength(body)}`,
+        "",
+        body.slice(0, 10),
+      ].join("\r\n"),
+    );
+    await sleep(300);
+    server.child.kill("SIGTERM");
+    await server.waitForLine((line) => line.msg === "shutting down");
+    connection.write(body.slice(10));
+    const response = await connection.next();
+    expect(response.status).toBe(200);
+    expect(JSON.parse(response.body)).toMatchObject({ value: "answered during the drain" });
+    expect(response.headers.connection).toBe("close");
+    expect(await connection.closed).toEqual({ reset: false });
+  });
+
   it("ends the drain at a second signal", async () => {
     const { server } = await seededServer({ SHUTDOWN_DRAIN_MS: "60000" });
     server.child.kill("SIGTERM");

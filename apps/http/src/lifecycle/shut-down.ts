@@ -1,5 +1,5 @@
-import type { Server } from "node:http";
-import { Server as NetServer } from "node:net";
+import type { Server, ServerResponse } from "node:http";
+import { Server as NetServer, type Socket } from "node:net";
 import type { ServerLifecycle } from "./server-lifecycle.js";
 
 export interface ShutdownTimes {
@@ -18,12 +18,20 @@ export interface ShutdownTimes {
 export class Shutdown {
   #endDrain: (() => void) | undefined;
   #done: Promise<void> | undefined;
+  /** The open connections, known from the first: per connection, not per request. */
+  readonly #connections = new Set<Socket>();
 
+  /** Construct it before the server listens, so that it knows every connection. */
   constructor(
     private readonly server: Server,
     private readonly lifecycle: ServerLifecycle,
     private readonly times: ShutdownTimes,
-  ) {}
+  ) {
+    server.on("connection", (socket: Socket) => {
+      this.#connections.add(socket);
+      socket.once("close", () => this.#connections.delete(socket));
+    });
+  }
 
   run(): Promise<void> {
     this.#done ??= this.#run();
@@ -36,6 +44,7 @@ export class Shutdown {
 
   async #run(): Promise<void> {
     this.lifecycle.startDraining();
+    this.#closeAfterResponsesUnderWay();
     await new Promise<void>((resolve) => {
       const timer = setTimeout(resolve, this.times.drainMs);
       this.#endDrain = () => {
@@ -51,5 +60,17 @@ export class Shutdown {
     const timer = setTimeout(() => this.server.closeAllConnections(), this.times.timeoutMs);
     await closed;
     clearTimeout(timer);
+  }
+
+  /**
+   * Requests that came before the drain and are still being answered close their connection too,
+   * as those that come during it do (`closeWhileDraining`). Node keeps the response a connection
+   * is answering as `_httpMessage`.
+   */
+  #closeAfterResponsesUnderWay(): void {
+    for (const socket of this.#connections) {
+      const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+      if (response && !response.headersSent) response.setHeader("Connection", "close");
+    }
   }
 }
