@@ -22,6 +22,18 @@ export function serviceApiOperations(container: DependencyContainer): Operation[
   );
 }
 
+/** Where the OpenAPI document is served, relative to where the routes are mounted. */
+const OPENAPI_PATH = "/openapi.json";
+
+/**
+ * The paths the API serves, relative to where its routes are mounted, known without a store: an
+ * operation uses its family's use cases only when it handles a request.
+ */
+export function serviceApiPaths(): string[] {
+  const operations = (FAMILIES as readonly Family[]).flatMap((family) => family.operations({}));
+  return [OPENAPI_PATH, ...operations.map((operation) => operation.path)];
+}
+
 /**
  * The API's routes over a container, to mount at `/v1` or wherever a host wants them, with
  * `GET /openapi.json` describing them where they are mounted.
@@ -45,8 +57,8 @@ function apiRoutes(
   const operations = serviceApiOperations(container);
   const documentAt = serializedOpenApiDocument(operations);
   const openApiDocument: PathRoute = {
-    path: `${prefix}/openapi.json`,
-    label: `${prefix}/openapi.json`,
+    path: `${prefix}${OPENAPI_PATH}`,
+    label: `${prefix}${OPENAPI_PATH}`,
     methods: new Map([
       [
         "GET",

@@ -19,7 +19,8 @@ import {
 import { type Router as ExpressRouter, Router } from "express";
 import type { Logger } from "pino";
 import type { DependencyContainer } from "tsyringe";
-import { serviceApiRoutes } from "./app.js";
+import { servesPath } from "./api/path-routes.js";
+import { serviceApiPaths, serviceApiRoutes } from "./app.js";
 import { type Config, loadConfig } from "./config.js";
 import { createContainer } from "./container.js";
 import { FAMILIES } from "./families/index.js";
@@ -144,7 +145,8 @@ export interface ServiceApiRouter extends ExpressRouter {
 /**
  * The API as an Express router: `app.use("/v1", createServiceApiRouter({ databaseUrl }))`, its
  * OpenAPI document at `openapi.json` within, describing it where it is mounted. Errors of its
- * routes answer `{status, code, message}`; other paths fall through to the host app. Throws at
+ * routes answer `{status, code, message}`; other paths fall through to the host app, even while the
+ * store is not open. Throws at
  * once for a bad option; a store that cannot be opened yet (refused, or not open within
  * `pool.openTimeoutMs`) is a 503 with `Retry-After`.
  */
@@ -166,9 +168,13 @@ export function createServiceApiRouter(options: ServiceApiOptions = {}): Service
   router.ready = opener.first.then(() => undefined);
   // Heard here, so that a host that never awaits it is not ended by an unhandled rejection.
   router.ready.catch(() => {});
+  const ours = servesPath(serviceApiPaths());
   router.use((req, res, next) => {
     const opened = opener.opened;
     if (opened) return opened.routes(req, res, next);
+    // The host's paths are not the store's to hold up: they fall through while it opens, after a
+    // failed attempt, and once it is closed.
+    if (!ours(req.path)) return next();
     // A rejection (503: not open yet, or closed) Express hands to the error handler below.
     return opener.get().then((api) => api.routes(req, res, next));
   });

@@ -164,6 +164,66 @@ describe("a router whose store cannot be opened", () => {
   });
 });
 
+/** A host app with its own routes before and after `router`, which is mounted at the root. */
+async function hostAround(router: Router): Promise<string> {
+  const app = express();
+  app.get("/before", (_req, res) => {
+    res.send("the host's route before");
+  });
+  app.use(router);
+  app.get("/after", (_req, res) => {
+    res.send("the host's route after");
+  });
+  app.use((_req, res) => {
+    res.status(404).send("the host's 404");
+  });
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  cleanups.push(() => new Promise((resolve) => server.close(resolve)));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+const text = async (url: string) => {
+  const response = await fetch(url);
+  return { status: response.status, body: await response.text() };
+};
+
+describe("the host's own paths", () => {
+  const hostPathsServed = async (base: string) => {
+    expect(await text(`${base}/before`)).toEqual({ status: 200, body: "the host's route before" });
+    expect(await text(`${base}/after`)).toEqual({ status: 200, body: "the host's route after" });
+    expect(await text(`${base}/nowhere`)).toEqual({ status: 404, body: "the host's 404" });
+    expect(await text(`${base}/datasets/tags/binding/more`)).toEqual({ status: 404, body: "the host's 404" });
+  };
+
+  it("fall through to the host while the store cannot be opened; the API's paths answer 503", async () => {
+    const folder = temporaryFolder();
+    writeFileSync(join(folder, "data"), "");
+    const router = createServiceApiRouter({
+      databaseUrl: `file:${join(folder, "data", "kb.sqlite")}`,
+      logger: capturedLogger().logger,
+    });
+    cleanups.push(() => router.close());
+    await router.ready.catch(() => {});
+    const base = await hostAround(router);
+    await hostPathsServed(base);
+    expect(await get(`${base}/site`)).toMatchObject({ status: 503, retryAfter: "1" });
+    expect(await get(`${base}/datasets/tags/`)).toMatchObject({ status: 503 });
+    expect(await get(`${base}/openapi.json`)).toMatchObject({ status: 503 });
+  });
+
+  it("fall through to the host once the router is closed", async () => {
+    const { databaseUrl } = await seededDatabase(cleanups);
+    const router = createServiceApiRouter({ databaseUrl, logger: capturedLogger().logger });
+    await router.ready;
+    const base = await hostAround(router);
+    await hostPathsServed(base);
+    await router.close();
+    await hostPathsServed(base);
+    expect(await get(`${base}/site`)).toMatchObject({ status: 503, body: { message: CLOSED_MESSAGE } });
+  });
+});
+
 describe("a closed router", () => {
   it("answers requests in flight as usual or 503, and those after it 503 saying it is closed", async () => {
     const { databaseUrl, world } = await seededDatabase(cleanups);

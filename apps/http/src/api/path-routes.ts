@@ -41,8 +41,7 @@ export function pathRoutes(routes: readonly PathRoute[]): RequestHandler {
     byLength.set(segments.length, [...(byLength.get(segments.length) ?? []), compiled]);
   }
   return (req, res, next) => {
-    const path = req.path;
-    const segments = (path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path).split("/");
+    const segments = requestSegments(req.path);
     const candidates = byLength.get(segments.length - 1) ?? [];
     const serveFrom = (first: number): void => {
       for (let index = first; index < candidates.length; index++) {
@@ -70,6 +69,26 @@ export function pathRoutes(routes: readonly PathRoute[]): RequestHandler {
       next();
     };
     serveFrom(0);
+  };
+}
+
+/** A request path's segments, the first empty: `/a/b/` → `["", "a", "b"]` (one trailing slash is allowed). */
+const requestSegments = (path: string) =>
+  (path.length > 1 && path.endsWith("/") ? path.slice(0, -1) : path).split("/");
+
+/**
+ * Whether `pathRoutes` would serve a path from one of `paths` (templates as `PathRoute.path`), for
+ * any method: the same matching, without a handler.
+ */
+export function servesPath(paths: readonly string[]): (path: string) => boolean {
+  const byLength = new Map<number, Segment[][]>();
+  for (const path of paths) {
+    const segments = segmentsOf(path);
+    byLength.set(segments.length, [...(byLength.get(segments.length) ?? []), segments]);
+  }
+  return (path) => {
+    const segments = requestSegments(path);
+    return (byLength.get(segments.length - 1) ?? []).some((route) => paramsOf(route, segments) !== undefined);
   };
 }
 
