@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
 import { AccessListener, type AccessListenerOptions, DEFAULT_ACCESS_LISTENER } from "./access-listener.js";
 import { activeBackendsOn } from "./active-backends.js";
+import { connectionSettings } from "./connection-settings.js";
 import {
   checkedFolding,
   DEFAULT_FIELD_COUNT_FOLDING,
@@ -114,7 +115,6 @@ async function openOn(
   );
   const Client = unanswered.clientClass();
   const pool = new pg.Pool({
-    connectionString: databaseUrl,
     max,
     connectionTimeoutMillis: connectionTimeoutMs,
     idleTimeoutMillis: idleTimeoutMs,
@@ -123,6 +123,7 @@ async function openOn(
     types: postgresTypes,
     stream: sockets.stream,
     ...(Client && { Client }),
+    ...connectionSettings(databaseUrl),
   });
   // A connection the server drops (a restart, a failover, pg_terminate_backend) emits "error" on
   // its client, in use or not; unheard, that ends the process. The query it ran fails on its own,

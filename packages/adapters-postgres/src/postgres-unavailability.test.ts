@@ -16,6 +16,10 @@ describe("isPostgresUnavailable", () => {
     ["too many connections (53300)", withCode("53300")],
     ["a connection failure (08006)", withCode("08006")],
     ["a statement time-out (57014)", withCode("57014")],
+    ["a database that only reads (25006)", withCode("25006")],
+    ["a login refused (28000)", withCode("28000")],
+    ["a password refused (28P01)", withCode("28P01")],
+    ["a dropped database (57P04)", withCode("57P04")],
     ["a dropped connection", new Error("Connection terminated unexpectedly")],
     ["a pool out of connections", new Error("timeout exceeded when trying to connect")],
     ["a broken client", new Error("Client has encountered a connection error and is not queryable")],
@@ -37,9 +41,11 @@ describe("isPostgresUnavailable", () => {
 });
 
 describe("isPostgresConflict", () => {
-  it("counts deadlocks and serialization failures, and nothing else", () => {
+  it("counts deadlocks, serialization failures and connections ended for idleness, and nothing else", () => {
     expect(isPostgresConflict(withCode("40P01"))).toBe(true);
     expect(isPostgresConflict(withCode("40001"))).toBe(true);
+    expect(isPostgresConflict(withCode("57P05"))).toBe(true);
+    expect(isPostgresConflict(withCode("57P01"))).toBe(false);
     expect(isPostgresConflict(withCode("23505"))).toBe(false);
     expect(isPostgresConflict(withCode("ECONNREFUSED"))).toBe(false);
     expect(isPostgresConflict("40P01")).toBe(false);

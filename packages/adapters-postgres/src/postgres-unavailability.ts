@@ -2,14 +2,20 @@ import { UnansweredStatementError } from "./unanswered-statements.js";
 
 /**
  * SQLSTATE classes and codes that mean the server cannot serve now, not that the statement is
- * wrong: connection exceptions (08), insufficient resources (53: too many connections, disk full,
- * out of memory), a shutdown or restart (57P01–57P03), a statement cancelled by its time-out
- * (57014), a lock not had in time (55P03), system I/O (58).
+ * wrong: connection exceptions (08), a login refused (28: a rotated password, a role that may no
+ * longer log in), insufficient resources (53: too many connections, disk full, out of memory), a
+ * shutdown or restart (57P01–57P03), the database dropped (57P04), a statement cancelled by its
+ * time-out (57014), a lock not had in time (55P03), a database that only reads (25006: a standby
+ * after a failover, `default_transaction_read_only`), system I/O (58).
  */
-const UNAVAILABLE_CLASSES = ["08", "53", "58"];
-const UNAVAILABLE_CODES = new Set(["57P01", "57P02", "57P03", "57014", "55P03"]);
-/** A serialization failure or a deadlock: PostgreSQL rolled the transaction back; running it again resolves it. */
-const CONFLICT_CODES = new Set(["40001", "40P01"]);
+const UNAVAILABLE_CLASSES = ["08", "28", "53", "58"];
+const UNAVAILABLE_CODES = new Set(["57P01", "57P02", "57P03", "57P04", "57014", "55P03", "25006"]);
+/**
+ * What running the work again resolves: a serialization failure or a deadlock (PostgreSQL rolled
+ * the transaction back), and a connection the server ended for being idle (`idle_session_timeout`,
+ * 57P05: it ends only connections outside a transaction, so the statement that met it never ran).
+ */
+const CONFLICT_CODES = new Set(["40001", "40P01", "57P05"]);
 
 /** Socket errors of a connection that could not be made or was dropped. */
 const SOCKET_CODES = new Set([
