@@ -1,6 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { openStore } from "@service-api/stores";
@@ -53,6 +53,13 @@ const canMakeUnwritable = (() => {
   }
 })();
 
+/** A Node.js older than 22 on this machine (Debian's, say), if there is one. */
+const olderNode = ["/usr/bin/node", "/usr/local/bin/node"].find((path) => {
+  if (!existsSync(path)) return false;
+  const version = spawnSync(path, ["-p", "process.versions.node"], { encoding: "utf8" }).stdout.trim();
+  return Number(version.split(".")[0]) < 22;
+});
+
 const digestOf = (path: string) => createHash("sha256").update(readFileSync(path)).digest("hex");
 const STACK_LINE = /^\s+at /m;
 
@@ -90,6 +97,24 @@ describe.runIf(TEST_STORE === "sqlite")("a server that cannot start", () => {
       expect(stderr).toContain(`The SQLite database ${path} is read-only to this process`);
       expect(stderr).not.toMatch(STACK_LINE);
       expect(digestOf(path)).toBe(before);
+    },
+  );
+
+  it.runIf(olderNode !== undefined)(
+    "on a Node.js older than 22, refuses SQLite in words instead of ending in a crash, creating nothing",
+    async () => {
+      const cwd = workingDirectory();
+      const path = join(cwd, "kb.sqlite");
+      const { code, signal, stderr } = await spawnRefusedServer(
+        cwd,
+        { DATABASE_URL: `file:${path}` },
+        { node: olderNode },
+      );
+      // better-sqlite3 13 ends such a process with a segfault (signal SIGSEGV, exit 139 in a shell).
+      expect({ code, signal }).toEqual({ code: 1, signal: null });
+      expect(stderr).toContain("SQLite needs Node.js 22 or later");
+      expect(stderr).not.toMatch(STACK_LINE);
+      expect(existsSync(path)).toBe(false);
     },
   );
 });

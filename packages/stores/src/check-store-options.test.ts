@@ -1,11 +1,15 @@
 import { describe, expect, it } from "vitest";
 import { checkStoreOptions, StoreOptionsError } from "./check-store-options.js";
 import type { StoreOptions } from "./open-store.js";
+import { sqliteRuntimeProblem } from "./store-option-rules.js";
 
 const ACCEPTED = "expected a postgres:// or postgresql:// URL (PostgreSQL), or a path or file: URL (SQLite)";
 const MILLISECONDS = "expected a whole number ≥ 0 and ≤ 2147483647";
 const otherScheme = (scheme: string) =>
   `${ACCEPTED}, not a ${scheme}: URL (for a file of that name, write ./${scheme}:…)`;
+
+const QUERY_NOT_READ =
+  "is not read: the store's settings are its own options (write a ? in a file name as %3F)";
 
 /** The error checkStoreOptions throws for `options`, which must be a StoreOptionsError. */
 function refusalOf(options: unknown): StoreOptionsError {
@@ -50,6 +54,11 @@ describe("checkStoreOptions", () => {
     ["./kb.sqlite\n", `${ACCEPTED}, without spaces around it`],
     ["file:", `${ACCEPTED}; this file: URL names no local file`],
     ["file://db.internal/kb.sqlite", `${ACCEPTED}; this file: URL names no local file`],
+    [
+      "file:/srv/kb.sqlite?mode=ro",
+      `${ACCEPTED}; a file: URL's query or fragment (?mode=ro) ${QUERY_NOT_READ}`,
+    ],
+    ["file:///srv/kb.sqlite#main", `${ACCEPTED}; a file: URL's query or fragment (#main) ${QUERY_NOT_READ}`],
   ])("refuses the database URL %j, naming no more of it than its scheme", (databaseUrl, expected) => {
     const error = refusalOf({ databaseUrl });
     expect(error.problems).toEqual([`databaseUrl: ${expected}`]);
@@ -152,5 +161,19 @@ describe("checkStoreOptions", () => {
       "sqlite.synchronous",
     ]);
     expect(error.message).toBe(`Invalid store options: ${error.problems.join("; ")}`);
+  });
+});
+
+describe("sqliteRuntimeProblem", () => {
+  it("refuses SQLite on a Node.js older than 22, whose better-sqlite3 ends the process, naming the version", () => {
+    expect(sqliteRuntimeProblem("20.20.2")).toBe(
+      "SQLite needs Node.js 22 or later (its driver, better-sqlite3, ends the process on older ones); this is Node.js 20.20.2",
+    );
+    expect(sqliteRuntimeProblem("21.7.3")).toContain("this is Node.js 21.7.3");
+  });
+
+  it("accepts Node.js 22 and later", () => {
+    for (const version of ["22.0.0", "24.11.1", "26.0.0"])
+      expect(sqliteRuntimeProblem(version)).toBeUndefined();
   });
 });

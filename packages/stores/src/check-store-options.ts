@@ -1,3 +1,4 @@
+import { isPostgresUrl } from "@service-api/adapters-postgres";
 import type { StoreOptions } from "./open-store.js";
 import {
   databaseUrlProblem,
@@ -9,6 +10,7 @@ import {
   POOL_RULES,
   POSTGRES_RULES,
   SQLITE_RULES,
+  sqliteRuntimeProblem,
   type WholeNumberRule,
 } from "./store-option-rules.js";
 
@@ -25,7 +27,8 @@ export class StoreOptionsError extends Error {
  * Throws a `StoreOptionsError` naming every bad option: a database URL that names no store (see
  * `databaseUrl`), a bound or tuning that is not a whole number within its range (pool `max` ≥ 1,
  * time-outs from 0 to 2147483647 ms, `fieldCountFoldMs` from 0 to a day, `mmapSizeBytes` ≥ 0),
- * or a `synchronous` other than `"normal"` or `"full"`. An option left undefined takes its default.
+ * or a `synchronous` other than `"normal"` or `"full"`; and SQLite on a Node.js its driver cannot run
+ * on. An option left undefined takes its default.
  * `openStore` calls it before it connects or touches the disk.
  */
 export function checkStoreOptions(options: StoreOptions): void {
@@ -38,6 +41,10 @@ export function checkStoreOptions(options: StoreOptions): void {
         : `${EXPECTED_DATABASE_URL}, as a string`;
     if (problem) problems.push(`databaseUrl: ${problem}`);
   }
+  const sqliteNamed =
+    databaseUrl === undefined || (typeof databaseUrl === "string" && !isPostgresUrl(databaseUrl));
+  const runtimeProblem = sqliteNamed ? sqliteRuntimeProblem(process.versions.node) : undefined;
+  if (runtimeProblem) problems.push(`databaseUrl: ${runtimeProblem}`);
   problems.push(...wholeNumberProblems("pool", pool, POOL_RULES));
   problems.push(...wholeNumberProblems("postgres", postgres, POSTGRES_RULES));
   problems.push(...wholeNumberProblems("sqlite", sqlite, SQLITE_RULES));

@@ -80,6 +80,8 @@ export function databaseUrlProblem(databaseUrl: string): string | undefined {
   if (databaseUrl === "") return `${EXPECTED_DATABASE_URL}, not an empty string`;
   if (databaseUrl.trim() !== databaseUrl) return `${EXPECTED_DATABASE_URL}, without spaces around it`;
   if (isPostgresUrl(databaseUrl)) return undefined;
+  if (databaseUrl.startsWith("file:") && /[?#]/.test(databaseUrl))
+    return `${EXPECTED_DATABASE_URL}; a file: URL's query or fragment (${databaseUrl.slice(databaseUrl.search(/[?#]/))}) is not read: the store's settings are its own options (write a ? in a file name as %3F)`;
   if (databaseUrl.startsWith("file:"))
     return namesLocalFile(databaseUrl)
       ? undefined
@@ -96,4 +98,13 @@ function namesLocalFile(fileUrl: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The first Node.js major better-sqlite3 runs on: on older ones it ends the process (a segfault). */
+export const SQLITE_NODE_MAJOR = 22;
+
+/** Why SQLite cannot be opened on this Node.js (`version` as `process.versions.node`), if it cannot. */
+export function sqliteRuntimeProblem(version: string): string | undefined {
+  if (Number(version.split(".")[0]) >= SQLITE_NODE_MAJOR) return undefined;
+  return `SQLite needs Node.js ${SQLITE_NODE_MAJOR} or later (its driver, better-sqlite3, ends the process on older ones); this is Node.js ${version}`;
 }

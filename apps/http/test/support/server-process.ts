@@ -71,16 +71,17 @@ export async function spawnServer(cwd: string, environment: Record<string, strin
 }
 
 /**
- * Runs the built server expecting it to refuse to start: resolves with its exit code and what it
- * wrote, or rejects if it is still running after `withinMs` (it is then killed).
+ * Runs the built server (on `node`, by default this one) expecting it to refuse to start: resolves
+ * with how it ended and what it wrote, or rejects if it is still running after `withinMs` (it is
+ * then killed).
  */
 export async function spawnRefusedServer(
   cwd: string,
   environment: Record<string, string>,
-  withinMs = 15_000,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  { withinMs = 15_000, node = process.execPath } = {},
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (turbo's test task does).`);
-  const child = spawn(process.execPath, [MAIN], {
+  const child = spawn(node, [MAIN], {
     cwd,
     env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", DEMO: "off", ...environment },
     stdio: ["ignore", "pipe", "pipe"],
@@ -98,9 +99,9 @@ export async function spawnRefusedServer(
       child.kill("SIGKILL");
       reject(new Error(`the server was still running after ${withinMs} ms: ${stdout}${stderr}`));
     }, withinMs);
-    child.on("close", (code) => {
+    child.on("close", (code, signal) => {
       clearTimeout(timer);
-      resolve({ code, stdout, stderr });
+      resolve({ code, signal, stdout, stderr });
     });
   });
 }
