@@ -1,5 +1,6 @@
 // The errors use cases throw, for `instanceof`: a call on a closed store throws a StoreClosedError,
-// a StoreUnavailableError.
+// a StoreUnavailableError. Opening throws a StoreOptionsError for a bad option and a SqliteFileError
+// for a SQLite file it cannot use (read-only, a folder, not a database).
 export {
   ArchivedDocumentImmutableError,
   BadRequestError,
@@ -15,7 +16,7 @@ export {
   UnauthorizedError,
 } from "@service-api/domain";
 export { type ImportIssue, InvalidImportError } from "@service-api/provisioning";
-export { StoreClosedError, StoreOptionsError } from "@service-api/stores";
+export { SqliteFileError, StoreClosedError, StoreOptionsError } from "@service-api/stores";
 export * from "./app.js";
 export * from "./config.js";
 export * from "./container.js";

@@ -14,6 +14,7 @@ import {
   NotFoundError,
   openServiceApi,
   type ServiceApiOptions,
+  SqliteFileError,
   StoreClosedError,
   StoreUnavailableError,
 } from "../src/index.js";
@@ -362,5 +363,11 @@ describe("the errors an embedder tests with instanceof", () => {
     });
     await expect(afterClose).rejects.toBeInstanceOf(StoreUnavailableError);
     await expect(afterClose).rejects.toBeInstanceOf(StoreClosedError);
+  });
+
+  it("include the SQLite file a store cannot use, which opening rejects with", async () => {
+    // A folder where the database file should be.
+    const folder = temporaryFolder();
+    await expect(openServiceApi({ databaseUrl: folder })).rejects.toBeInstanceOf(SqliteFileError);
   });
 });
