@@ -68,7 +68,21 @@ describe("parseMetadataView", () => {
   });
 });
 
+/** Values `String` cannot turn into text: it throws a TypeError, or what their `toString` throws. */
+const UNSHOWABLE = [
+  Object.create(null),
+  {
+    toString: () => {
+      throw new Error("no text");
+    },
+  },
+];
+
 describe("parseMetadataView of a value that is not text", () => {
+  it("refuses a value String cannot show with invalid_metadata, not what String throws", () => {
+    for (const value of UNSHOWABLE) expect(() => parseMetadataView(value)).toThrow(InvalidMetadataError);
+  });
+
   it.each([null, 1, Symbol("all")])("refuses %s with invalid_metadata", (value) => {
     expect(() => parseMetadataView(value)).toThrow(InvalidMetadataError);
   });

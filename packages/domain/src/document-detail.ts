@@ -3,6 +3,7 @@ import { type DisplayStatus, displayStatus } from "./display-status.js";
 import { averageChunkLength, type ChunkStats, type Document, type UploadFile } from "./document.js";
 import { InvalidMetadataError } from "./errors.js";
 import type { MetadataEntry } from "./metadata.js";
+import { shownInMessage } from "./text.js";
 
 export const METADATA_VIEWS = ["all", "only", "without"] as const;
 export type MetadataView = (typeof METADATA_VIEWS)[number];
@@ -11,7 +12,7 @@ export type MetadataView = (typeof METADATA_VIEWS)[number];
 export function parseMetadataView(value: unknown): MetadataView {
   if (value === undefined) return "all";
   if ((METADATA_VIEWS as readonly unknown[]).includes(value)) return value as MetadataView;
-  throw new InvalidMetadataError(String(value));
+  throw new InvalidMetadataError(shownInMessage(value));
 }
 
 /** Everything Get Document can show of a document. */

@@ -31,6 +31,21 @@ describe("document status actions", () => {
     );
   });
 
+  it("refuses a value String cannot show with invalid_action, not what String throws", () => {
+    const unshowable = [
+      Object.create(null),
+      {
+        toString: () => {
+          throw new Error("no text");
+        },
+      },
+    ];
+    for (const action of unshowable)
+      expect(() => parseDocumentStatusAction(action)).toThrow(
+        expect.objectContaining({ code: "invalid_action" }),
+      );
+  });
+
   it("disables only completed documents", () => {
     expect(() => ensureStatusActionAllowed({ ...document, indexingStatus: "indexing" }, "disable")).toThrow(
       "Document: guide.txt is not completed.",

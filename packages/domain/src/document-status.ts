@@ -1,6 +1,7 @@
 import type { DisplayStatus } from "./display-status.js";
 import type { Document } from "./document.js";
 import { InvalidActionError, InvalidParamError } from "./errors.js";
+import { shownInMessage } from "./text.js";
 
 export const DOCUMENT_STATUS_ACTIONS = ["enable", "disable", "archive", "un_archive"] as const;
 export type DocumentStatusAction = (typeof DOCUMENT_STATUS_ACTIONS)[number];
@@ -9,7 +10,7 @@ export type DocumentStatusAction = (typeof DOCUMENT_STATUS_ACTIONS)[number];
 export function parseDocumentStatusAction(action: unknown): DocumentStatusAction {
   if ((DOCUMENT_STATUS_ACTIONS as readonly unknown[]).includes(action)) return action as DocumentStatusAction;
   throw new InvalidActionError(
-    `Invalid action: ${String(action)}. Must be one of ['enable', 'disable', 'archive', 'un_archive']`,
+    `Invalid action: ${shownInMessage(action)}. Must be one of ['enable', 'disable', 'archive', 'un_archive']`,
   );
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "./json-depth.js";
-import { isStorableText } from "./text.js";
+import { isStorableText, shownInMessage } from "./text.js";
 
 describe("isStorableText", () => {
   it.each(["", "plain", "émoji 🎉", "tab\tand\nnewline", "\uFFFD"])("accepts %j", (text) => {
@@ -39,5 +39,24 @@ describe("nestsDeeperThan", () => {
     expect(nestsDeeperThan(JSON.parse(`${"[".repeat(200_000)}${"]".repeat(200_000)}`), MAX_JSON_DEPTH)).toBe(
       true,
     );
+  });
+});
+
+describe("shownInMessage", () => {
+  it("shows text as it is and other values as String gives them", () => {
+    expect(shownInMessage("Enable")).toBe("Enable");
+    expect(shownInMessage(3)).toBe("3");
+    expect(shownInMessage(null)).toBe("null");
+    expect(shownInMessage(Symbol("all"))).toBe("Symbol(all)");
+  });
+
+  it("shows the type of a value String cannot show, instead of throwing", () => {
+    expect(shownInMessage(Object.create(null))).toBe("(object)");
+    const throwing = {
+      toString: () => {
+        throw new Error("no text");
+      },
+    };
+    expect(shownInMessage(throwing)).toBe("(object)");
   });
 });

@@ -9,3 +9,16 @@ const LONE_SURROGATE = /\p{Cs}/u;
 export function isStorableText(text: string): boolean {
   return !text.includes("\u0000") && !LONE_SURROGATE.test(text);
 }
+
+/**
+ * A value as an error message shows it: text as it is, anything else as `String` gives it, or its
+ * type where that throws (an object without `toString`, or whose `toString` throws).
+ */
+export function shownInMessage(value: unknown): string {
+  if (typeof value === "string") return value;
+  try {
+    return String(value);
+  } catch {
+    return `(${typeof value})`;
+  }
+}
