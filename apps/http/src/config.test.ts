@@ -96,6 +96,22 @@ describe("loadConfig", () => {
     expect(() => loadConfig({ PORT: "70000", FILES_URL: "not a url" })).toThrow(/PORT: .*FILES_URL: /);
   });
 
+  it.each([
+    ["ftp://files.example.com", "FILES_URL: expected an http:// or https:// URL"],
+    ["javascript:alert(1)", "FILES_URL: expected an http:// or https:// URL"],
+    ["https://files.example.com/a?x=1", "FILES_URL: expected a base URL without a query or fragment"],
+    ["https://files.example.com/#top", "FILES_URL: expected a base URL without a query or fragment"],
+  ])("refuses FILES_URL %j, under which no icon URL could be built", (filesUrl, problem) => {
+    expect(() => loadConfig({ FILES_URL: filesUrl })).toThrow(problem);
+  });
+
+  it("takes an http or https FILES_URL with a path as the base of icon URLs", () => {
+    expect(loadConfig({ FILES_URL: "https://cdn.example.com/kb/" }).filesUrl).toBe(
+      "https://cdn.example.com/kb/",
+    );
+    expect(loadConfig({ FILES_URL: "http://10.0.0.5:5001" }).filesUrl).toBe("http://10.0.0.5:5001");
+  });
+
   it("refuses a header time-out longer than the request time-out, and an unknown SQLite durability", () => {
     expect(() => loadConfig({ HEADERS_TIMEOUT_MS: "5000", REQUEST_TIMEOUT_MS: "1000" })).toThrow(
       /HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS/,

@@ -34,7 +34,13 @@ const environmentSchema = z.object({
   PORT: wholeNumber(0, 65535).default(5001),
   HOST: host.default("0.0.0.0"),
   LOG_LEVEL: z.enum(LOG_LEVELS).default("info"),
-  FILES_URL: z.url().optional(),
+  FILES_URL: z
+    .url({ protocol: /^https?$/, error: "expected an http:// or https:// URL" })
+    .refine(
+      (url) => !/[?#]/.test(url),
+      "expected a base URL without a query or fragment: file paths go after it",
+    )
+    .optional(),
   SHUTDOWN_TIMEOUT_MS: milliseconds(0).default(10_000),
   SHUTDOWN_DRAIN_MS: milliseconds(0).default(5_000),
   HEADERS_TIMEOUT_MS: milliseconds(1).default(10_000),
