@@ -116,6 +116,10 @@ describe("API keys", () => {
     await call(server.url, "GET", `/v1/${datasetKey}`, { token: datasetKey });
     await call(server.url, "GET", `/v1/datasets/${datasetKey}/documents`, { token: datasetKey });
     await call(server.url, "GET", `/v1/datasets/Bearer%20${appKey}`, { token: datasetKey });
+    await call(server.url, "GET", `/v1/datasets/${datasetKey.replace("-", "%2D")}`, { token: datasetKey });
+    await call(server.url, "GET", `/v1/datasets/${appKey.replace("-", "%2d")}/documents`, {
+      token: datasetKey,
+    });
     // An id that merely has such a word in it is kept.
     for (const id of ["uploads-42", "webapp-12", "cards-7f3a9b2c4d5e6f708192"]) {
       const kept = await call(server.url, "GET", "/healthz", { headers: { "X-Request-Id": id } });

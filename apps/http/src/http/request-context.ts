@@ -4,10 +4,11 @@ import type { Logger } from "pino";
 
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 /**
- * What an API key looks like (`app-…`, `ds-…` and 40 letters and digits; 16 catch a cut one),
- * wherever it stands (`%20app-…` too), but not inside a word (`uploads-42`, `webapp-12` are ids).
+ * What an API key looks like (`app-…`, `ds-…` and 40 letters and digits; 16 catch a cut one), its
+ * dash percent-encoded too (`ds%2D…`), wherever it stands (`%20app-…` too), but not inside a word
+ * (`uploads-42`, `cards-7f3a…` are ids).
  */
-const KEY_LIKE = /(?<![A-Za-z])(app|ds)-[A-Za-z0-9]{16,}/g;
+const KEY_LIKE = /(?<![A-Za-z])(app|ds)(?:-|%2[dD])[A-Za-z0-9]{16,}/g;
 const looksLikeKey = (text: string) => text.search(KEY_LIKE) !== -1;
 /** The path with anything that looks like a key cut to its prefix: a key pasted in a URL stays out of the logs. */
 const withoutKeys = (path: string) => path.replace(KEY_LIKE, "$1-…");
