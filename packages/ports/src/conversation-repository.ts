@@ -27,13 +27,21 @@ export interface CheckedVariableUpdate {
 
 /** Conversations and their variables. */
 export interface ConversationRepository {
-  /** Inserts or replaces the conversation with this id. */
-  save(conversation: Conversation): Promise<void>;
+  /**
+   * Inserts or replaces the conversation with this id (imports). Answers "owned_elsewhere", writing
+   * nothing, when the id is another app's conversation (a conversation never moves); undefined when
+   * it wrote.
+   */
+  save(conversation: Conversation): Promise<"owned_elsewhere" | undefined>;
   /** The app's conversation with this id, whatever its owner or deletion. */
   findInApp(appId: string, conversationId: string): Promise<Conversation | undefined>;
   /** The app's conversations, deleted ones too, by id. */
   listInApp(appId: string): Promise<Conversation[]>;
-  /** Inserts or replaces the variable with this (conversation, id) pair: ids repeat across conversations. */
+  /**
+   * Inserts or replaces the variable with this (conversation, id) pair: ids repeat across
+   * conversations (as a workflow's variables do in Dify), so saving one never touches another
+   * conversation's.
+   */
   saveVariable(variable: ConversationVariable): Promise<void>;
   findVariable(conversationId: string, variableId: string): Promise<ConversationVariable | undefined>;
   /**

@@ -32,8 +32,18 @@ export interface DatasetFilter {
 
 /** Knowledge bases with their processing rule. Counts are kept by the store, in step with every write. */
 export interface DatasetRepository {
-  /** Inserts or replaces the dataset with this id, with its processing rule. */
-  save(dataset: Dataset): Promise<void>;
+  /**
+   * Inserts or replaces the dataset with this id, with its processing rule (imports). Answers
+   * "owned_elsewhere", writing nothing, when the id is another workspace's dataset (a dataset never
+   * moves); undefined when it wrote.
+   */
+  save(dataset: Dataset): Promise<"owned_elsewhere" | undefined>;
+  /**
+   * For each of these processing rule ids that a dataset holds, as its own rule or one of its
+   * documents', the ids of the datasets holding it, in no particular order; an id none holds is
+   * absent. Reads every dataset's and document's rule (no index serves it): for imports.
+   */
+  findProcessRuleHolders(ruleIds: readonly string[]): Promise<Map<string, string[]>>;
   /** The dataset with this id if it belongs to this workspace; another workspace's is absent. */
   findInWorkspace(workspaceId: string, datasetId: string): Promise<Dataset | undefined>;
   /** The workspace's datasets, oldest first (then by id). */

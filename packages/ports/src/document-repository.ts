@@ -54,14 +54,27 @@ export interface DocumentFilter {
  * follow every write.
  */
 export interface DocumentRepository {
-  /** Inserts or replaces the document with this id, with its processing rule. Its dataset must exist. */
-  save(document: Document): Promise<void>;
-  /** Inserts or replaces an uploaded file of this workspace. */
-  saveUploadFile(workspaceId: string, file: UploadFile): Promise<void>;
-  /** Inserts or replaces these chunks (by id). Their documents must exist. */
-  saveChunks(chunks: readonly Chunk[]): Promise<void>;
-  /** Makes these the document's only chunks: others of the document are deleted. */
-  replaceChunks(documentId: string, chunks: readonly Chunk[]): Promise<void>;
+  /**
+   * Inserts or replaces the document with this id, with its processing rule (imports); its dataset
+   * must exist. Answers "owned_elsewhere", writing nothing, when the id is another dataset's
+   * document (a document never moves); undefined when it wrote.
+   */
+  save(document: Document): Promise<"owned_elsewhere" | undefined>;
+  /**
+   * Inserts or replaces an uploaded file of this workspace (imports). Answers "owned_elsewhere",
+   * writing nothing, when the id is another workspace's file; undefined when it wrote.
+   */
+  saveUploadFile(workspaceId: string, file: UploadFile): Promise<"owned_elsewhere" | undefined>;
+  /**
+   * Inserts or replaces these chunks (by id). Their documents must exist. A chunk whose id is another
+   * document's is not written (a chunk never moves): their ids are returned, the others written.
+   */
+  saveChunks(chunks: readonly Chunk[]): Promise<string[]>;
+  /**
+   * Makes these the document's only chunks: others of the document are deleted. Returns, unwritten,
+   * those whose id is another document's chunk, as `saveChunks` does.
+   */
+  replaceChunks(documentId: string, chunks: readonly Chunk[]): Promise<string[]>;
   /** The document with this id if it belongs to this dataset; one of another dataset is absent. */
   findInDataset(datasetId: string, documentId: string): Promise<Document | undefined>;
   /**

@@ -1,6 +1,6 @@
 import type { Dataset, MetadataEntry, MetadataField, MetadataFieldUsage } from "@service-api/domain";
 import type { ServedTo } from "./served-to.js";
-import type { Renamed } from "./tag-repository.js";
+import type { Renamed, SaveRefusal } from "./tag-repository.js";
 
 /** One document's values to write: `replaceAll` makes `set` its only values; else `set` sets and `clear` clears. */
 export interface DocumentValueChanges {
@@ -18,8 +18,12 @@ export interface DocumentValueChanges {
  * kept by the store in step with every write.
  */
 export interface MetadataRepository {
-  /** Inserts or replaces the field with this id (imports). Names are unique within a dataset. */
-  saveField(field: MetadataField): Promise<void>;
+  /**
+   * Inserts or replaces the field with this id (imports), in one statement; refused, writing nothing
+   * (see {@link SaveRefusal}), when the id is another dataset's field, the stored field has another
+   * type, or another field of the dataset has its name (names are unique within a dataset).
+   */
+  saveField(field: MetadataField): Promise<SaveRefusal | undefined>;
   /**
    * Inserts a new field; false, writing nothing, when its dataset has a field of that name (a store
    * that holds datasets: or has no such dataset). Of concurrent creates of one name, exactly one

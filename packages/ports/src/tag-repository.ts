@@ -12,13 +12,25 @@ export interface DatasetBinding {
 export type Renamed<T> = T | "not_found" | "name_taken";
 
 /**
+ * Why an import's save wrote nothing (a save that wrote, inserting or updating, answers undefined):
+ * "owned_elsewhere", its id is another owner's record (a record never moves); "type_differs", the
+ * stored record of its id has another type (a type never changes); "name_taken", another record of
+ * its owner and type has its name.
+ */
+export type SaveRefusal = "owned_elsewhere" | "type_differs" | "name_taken";
+
+/**
  * Tags of workspaces and their bindings to datasets and apps. A tag's name is unique per
  * (workspace, type), held by the store; each tag's count of bindings is kept by the store in step
  * with every write.
  */
 export interface TagRepository {
-  /** Inserts or replaces the tag with this id (imports). Its name must not be another's of its kind. */
-  save(tag: Tag): Promise<void>;
+  /**
+   * Inserts or replaces the tag with this id (imports), in one statement; refused, writing nothing
+   * (see {@link SaveRefusal}), when the id is another workspace's tag, the stored tag has another
+   * type, or another tag of its workspace and type has its name.
+   */
+  save(tag: Tag): Promise<SaveRefusal | undefined>;
   /**
    * Inserts a new tag; false, writing nothing, when its workspace already has a tag of its type
    * with its name. Of concurrent creates of one name, exactly one succeeds.

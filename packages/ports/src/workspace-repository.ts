@@ -7,8 +7,12 @@ export interface WorkspaceRepository {
   findById(id: string): Promise<Workspace | undefined>;
   /** Every workspace, by name (in code point order) then id. */
   list(): Promise<Workspace[]>;
-  /** Inserts or replaces the member with this id. Its workspace must exist. */
-  saveMember(member: Member): Promise<void>;
+  /**
+   * Inserts or replaces the member with this id (imports); its workspace must exist. Answers
+   * "owned_elsewhere", writing nothing, when the id is another workspace's member (a member never
+   * moves); undefined when it wrote.
+   */
+  saveMember(member: Member): Promise<"owned_elsewhere" | undefined>;
   /** The member with this id in this workspace; a member of another workspace is absent. */
   findMember(workspaceId: string, memberId: string): Promise<Member | undefined>;
   /** The workspace's members, by name (in code point order) then id. */

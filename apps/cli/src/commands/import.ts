@@ -14,7 +14,10 @@ export const importCommand: Command = {
 Reads a JSON file of the import format, version 1 (its JSON Schema is
 packages/provisioning/import-format.schema.json), checks all of it and writes it in one
 transaction: everything or nothing. Importing the same file twice changes nothing; a changed
-file updates what changed. Keys may be given in plaintext (hashed on import) or as sha256:<hex>.
+file updates what changed. Records never move: a file naming an id stored under another owner
+(another workspace's dataset, say), changing a stored tag's or field's type, or giving a record a
+name a stored one of its kind holds is refused. Keys may be given in plaintext (hashed on import)
+or as sha256:<hex>.
 
   -             read the file from standard input
   --progress    always show progress (it is shown anyway when an import takes more than a second)
@@ -57,7 +60,8 @@ async function readJson(source: string, io: CommandIo): Promise<unknown> {
     return undefined;
   }
   try {
-    return JSON.parse(raw);
+    // Editors on Windows save UTF-8 with a byte order mark; JSON.parse refuses it.
+    return JSON.parse(raw.startsWith("\uFEFF") ? raw.slice(1) : raw);
   } catch (error) {
     line(io.stderr, `${name} is not valid JSON: ${(error as Error).message}\nNothing was imported.`);
     return undefined;

@@ -64,7 +64,7 @@ const siteOfApp = compiledRead((db, appId: string) =>
 export class KyselyAppRepository implements AppRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
-  async save(app: App): Promise<void> {
+  async save(app: App): Promise<"owned_elsewhere" | undefined> {
     const row = {
       id: app.id,
       workspace_id: app.workspaceId,
@@ -75,11 +75,18 @@ export class KyselyAppRepository implements AppRepository {
       description: app.description,
       created_by: app.createdBy,
     };
-    await this.db
+    const written = await this.db
       .insertInto("apps")
       .values(row)
-      .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
+      .onConflict((conflict) =>
+        conflict
+          .column("id")
+          .doUpdateSet(updateAllBut(row, "id"))
+          .whereRef("apps.workspace_id", "=", "excluded.workspace_id"),
+      )
+      .returning("id")
       .execute();
+    return written.length === 0 ? "owned_elsewhere" : undefined;
   }
 
   async findById(id: string): Promise<App | undefined> {

@@ -142,18 +142,25 @@ export class KyselyConversationRepository implements ConversationRepository {
     this.#readPage = variablesPageRead(features);
   }
 
-  async save(conversation: Conversation): Promise<void> {
+  async save(conversation: Conversation): Promise<"owned_elsewhere" | undefined> {
     const row = {
       id: conversation.id,
       app_id: conversation.appId,
       end_user_id: conversation.endUserId,
       is_deleted: toFlag(conversation.isDeleted),
     };
-    await this.db
+    const written = await this.db
       .insertInto("conversations")
       .values(row)
-      .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
+      .onConflict((conflict) =>
+        conflict
+          .column("id")
+          .doUpdateSet(updateAllBut(row, "id"))
+          .whereRef("conversations.app_id", "=", "excluded.app_id"),
+      )
+      .returning("id")
       .execute();
+    return written.length === 0 ? "owned_elsewhere" : undefined;
   }
 
   async findForVariableUpdate(

@@ -76,7 +76,7 @@ export class KyselyDatasetRepository implements DatasetRepository {
     this.#page = datasetPages(features);
   }
 
-  async save(dataset: Dataset): Promise<void> {
+  async save(dataset: Dataset): Promise<"owned_elsewhere" | undefined> {
     const rule = dataset.processRule;
     const row = {
       id: dataset.id,
@@ -93,11 +93,40 @@ export class KyselyDatasetRepository implements DatasetRepository {
       created_at: dataset.createdAt,
       updated_at: dataset.updatedAt,
     };
-    await this.db
+    const written = await this.db
       .insertInto("datasets")
       .values(row)
-      .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
+      .onConflict((conflict) =>
+        conflict
+          .column("id")
+          .doUpdateSet(updateAllBut(row, "id"))
+          .whereRef("datasets.workspace_id", "=", "excluded.workspace_id"),
+      )
+      .returning("id")
       .execute();
+    return written.length === 0 ? "owned_elsewhere" : undefined;
+  }
+
+  async findProcessRuleHolders(ruleIds: readonly string[]): Promise<Map<string, string[]>> {
+    const holders = new Map<string, string[]>();
+    const unique = [...new Set(ruleIds)];
+    if (unique.length === 0) return holders;
+    const list = this.features.listParameter(unique);
+    const rows = await this.db
+      .selectFrom("datasets")
+      .select(["process_rule_id as rule_id", "id as dataset_id"])
+      .where((eb) => this.features.inList(eb.ref("process_rule_id"), list))
+      .union((eb) =>
+        eb
+          .selectFrom("documents")
+          .select(["process_rule_id as rule_id", "dataset_id"])
+          .where((inner) => this.features.inList(inner.ref("process_rule_id"), list)),
+      )
+      .execute();
+    for (const { rule_id, dataset_id } of rows) {
+      if (rule_id !== null) holders.set(rule_id, [...(holders.get(rule_id) ?? []), dataset_id]);
+    }
+    return holders;
   }
 
   async findInWorkspace(workspaceId: string, datasetId: string): Promise<Dataset | undefined> {

@@ -110,16 +110,23 @@ export class KyselyDocumentRepository implements DocumentRepository {
     this.#readDetail = documentDetailRead(features);
   }
 
-  async save(document: Document): Promise<void> {
+  async save(document: Document): Promise<"owned_elsewhere" | undefined> {
     const row = documentToRow(document);
-    await this.db
+    const written = await this.db
       .insertInto("documents")
       .values(row)
-      .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
+      .onConflict((conflict) =>
+        conflict
+          .column("id")
+          .doUpdateSet(updateAllBut(row, "id"))
+          .whereRef("documents.dataset_id", "=", "excluded.dataset_id"),
+      )
+      .returning("id")
       .execute();
+    return written.length === 0 ? "owned_elsewhere" : undefined;
   }
 
-  async saveUploadFile(workspaceId: string, file: UploadFile): Promise<void> {
+  async saveUploadFile(workspaceId: string, file: UploadFile): Promise<"owned_elsewhere" | undefined> {
     const row = {
       id: file.id,
       workspace_id: workspaceId,
@@ -130,15 +137,22 @@ export class KyselyDocumentRepository implements DocumentRepository {
       created_by: file.createdBy,
       created_at: file.createdAt,
     };
-    await this.db
+    const written = await this.db
       .insertInto("upload_files")
       .values(row)
-      .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
+      .onConflict((conflict) =>
+        conflict
+          .column("id")
+          .doUpdateSet(updateAllBut(row, "id"))
+          .whereRef("upload_files.workspace_id", "=", "excluded.workspace_id"),
+      )
+      .returning("id")
       .execute();
+    return written.length === 0 ? "owned_elsewhere" : undefined;
   }
 
-  async saveChunks(chunks: readonly Chunk[]): Promise<void> {
-    if (chunks.length === 0) return;
+  async saveChunks(chunks: readonly Chunk[]): Promise<string[]> {
+    if (chunks.length === 0) return [];
     const rows = chunks.map((chunk) => ({
       id: chunk.id,
       document_id: chunk.documentId,
@@ -147,16 +161,24 @@ export class KyselyDocumentRepository implements DocumentRepository {
       char_count: characterCount(chunk.content),
       hit_count: chunk.hitCount,
     }));
-    await this.db
+    const written = await this.db
       .insertInto("chunks")
       .values(rows)
-      .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(rows[0]!, "id")))
+      .onConflict((conflict) =>
+        conflict
+          .column("id")
+          .doUpdateSet(updateAllBut(rows[0]!, "id"))
+          .whereRef("chunks.document_id", "=", "excluded.document_id"),
+      )
+      .returning("id")
       .execute();
+    const writtenIds = new Set(written.map((row) => row.id));
+    return chunks.map((chunk) => chunk.id).filter((id) => !writtenIds.has(id));
   }
 
-  async replaceChunks(documentId: string, chunks: readonly Chunk[]): Promise<void> {
+  async replaceChunks(documentId: string, chunks: readonly Chunk[]): Promise<string[]> {
     await this.db.deleteFrom("chunks").where("document_id", "=", documentId).execute();
-    await this.saveChunks(chunks);
+    return this.saveChunks(chunks);
   }
 
   async listInDataset(datasetId: string): Promise<Document[]> {

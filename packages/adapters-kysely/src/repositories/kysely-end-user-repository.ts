@@ -12,13 +12,20 @@ const endUserBySession = compiledRead((db, appId: string, sessionId: string) =>
 export class KyselyEndUserRepository implements EndUserRepository {
   constructor(private readonly db: Kysely<DatabaseSchema>) {}
 
-  async save(endUser: EndUser): Promise<void> {
+  async save(endUser: EndUser): Promise<"owned_elsewhere" | undefined> {
     const row = { id: endUser.id, app_id: endUser.appId, session_id: endUser.sessionId };
-    await this.db
+    const written = await this.db
       .insertInto("end_users")
       .values(row)
-      .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
+      .onConflict((conflict) =>
+        conflict
+          .column("id")
+          .doUpdateSet(updateAllBut(row, "id"))
+          .whereRef("end_users.app_id", "=", "excluded.app_id"),
+      )
+      .returning("id")
       .execute();
+    return written.length === 0 ? "owned_elsewhere" : undefined;
   }
 
   async findBySessionId(appId: string, sessionId: string): Promise<EndUser | undefined> {

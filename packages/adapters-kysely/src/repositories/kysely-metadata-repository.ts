@@ -4,7 +4,7 @@ import type {
   MetadataFieldType,
   MetadataFieldUsage,
 } from "@service-api/domain";
-import type { DocumentValueChanges, MetadataRepository, Renamed } from "@service-api/ports";
+import type { DocumentValueChanges, MetadataRepository, Renamed, SaveRefusal } from "@service-api/ports";
 import { type Kysely, type Selectable, sql } from "kysely";
 import { compiledForIds, compiledRead, compiledReadWith } from "../compiled-read.js";
 import type { DatabaseSchema, MetadataFieldTable } from "../schema.js";
@@ -234,13 +234,52 @@ export class KyselyMetadataRepository implements MetadataRepository {
     private readonly features: SqlFeatures,
   ) {}
 
-  async saveField(field: MetadataField): Promise<void> {
+  async saveField(field: MetadataField): Promise<SaveRefusal | undefined> {
     const row = fieldRow(field);
-    await this.db
+    // One statement, as a tag's save: a taken name selects no row to write, and a stored field of
+    // another dataset or type is left as it is. Only when nothing was written, a read says why.
+    const written = await this.db
       .insertInto("metadata_fields")
-      .values({ ...row, position: nextPosition(this.db, field.datasetId) })
-      .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
+      .columns(["id", "dataset_id", "name", "type", "created_at", "position"])
+      .expression(
+        this.db
+          .selectNoFrom([
+            sql.val(row.id).as("id"),
+            sql.val(row.dataset_id).as("dataset_id"),
+            sql.val(row.name).as("name"),
+            sql.val(row.type).as("type"),
+            sql`cast(${row.created_at} as bigint)`.as("created_at"),
+            nextPosition(this.db, field.datasetId).as("position"),
+          ])
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom("metadata_fields")
+                  .select("id")
+                  .where("dataset_id", "=", row.dataset_id)
+                  .where("name", "=", row.name)
+                  .where("id", "<>", row.id),
+              ),
+            ),
+          ),
+      )
+      .onConflict((conflict) =>
+        conflict
+          .column("id")
+          .doUpdateSet(updateAllBut(row, "id"))
+          .whereRef("metadata_fields.dataset_id", "=", "excluded.dataset_id")
+          .whereRef("metadata_fields.type", "=", "excluded.type"),
+      )
+      .returning("id")
       .execute();
+    if (written.length > 0) return undefined;
+    const stored = await this.db
+      .selectFrom("metadata_fields")
+      .select(["dataset_id", "type"])
+      .where("id", "=", field.id)
+      .executeTakeFirst();
+    if (stored && stored.dataset_id !== field.datasetId) return "owned_elsewhere";
+    return stored && stored.type !== field.type ? "type_differs" : "name_taken";
   }
 
   async createField(field: MetadataField, servedTo?: string): Promise<boolean> {

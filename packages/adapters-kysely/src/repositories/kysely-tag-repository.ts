@@ -6,7 +6,7 @@ import {
   type TagBinding,
   type TagType,
 } from "@service-api/domain";
-import type { DatasetBinding, Renamed, TagRepository } from "@service-api/ports";
+import type { DatasetBinding, Renamed, SaveRefusal, TagRepository } from "@service-api/ports";
 import { type Kysely, type QueryCreator, type RawBuilder, type Selectable, sql } from "kysely";
 import {
   type AmongIds,
@@ -281,13 +281,48 @@ export class KyselyTagRepository implements TagRepository {
     private readonly features: SqlFeatures,
   ) {}
 
-  async save(tag: Tag): Promise<void> {
+  async save(tag: Tag): Promise<SaveRefusal | undefined> {
     const row = tagRow(tag);
-    await this.db
+    // One statement: a name another tag of the kind holds selects no row to write, and a stored tag
+    // of another workspace or type is left as it is. Only when nothing was written, a read says why.
+    const written = await this.db
       .insertInto("tags")
-      .values(row)
-      .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
+      .columns(["id", "workspace_id", "type", "name", "created_at"])
+      .expression(
+        this.db
+          .selectNoFrom([
+            sql.val(row.id).as("id"),
+            sql.val(row.workspace_id).as("workspace_id"),
+            sql.val(row.type).as("type"),
+            sql.val(row.name).as("name"),
+            sql`cast(${row.created_at} as bigint)`.as("created_at"),
+          ])
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(
+                selectFrom("tags")
+                  .select("id")
+                  .where("workspace_id", "=", row.workspace_id)
+                  .where("type", "=", row.type)
+                  .where("name", "=", row.name)
+                  .where("id", "<>", row.id),
+              ),
+            ),
+          ),
+      )
+      .onConflict((conflict) =>
+        conflict
+          .column("id")
+          .doUpdateSet(updateAllBut(row, "id"))
+          .whereRef("tags.workspace_id", "=", "excluded.workspace_id")
+          .whereRef("tags.type", "=", "excluded.type"),
+      )
+      .returning("id")
       .execute();
+    if (written.length > 0) return undefined;
+    const [stored] = await tagsByIds(this.db, this.features, [tag.id]);
+    if (stored && stored.workspace_id !== tag.workspaceId) return "owned_elsewhere";
+    return stored && stored.type !== tag.type ? "type_differs" : "name_taken";
   }
 
   async create(tag: Tag): Promise<boolean> {

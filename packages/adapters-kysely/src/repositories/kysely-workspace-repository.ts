@@ -66,13 +66,20 @@ export class KyselyWorkspaceRepository implements WorkspaceRepository {
     return rows.map(memberFromRow);
   }
 
-  async saveMember(member: Member): Promise<void> {
+  async saveMember(member: Member): Promise<"owned_elsewhere" | undefined> {
     const row = { id: member.id, workspace_id: member.workspaceId, name: member.name, role: member.role };
-    await this.db
+    const written = await this.db
       .insertInto("members")
       .values(row)
-      .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
+      .onConflict((conflict) =>
+        conflict
+          .column("id")
+          .doUpdateSet(updateAllBut(row, "id"))
+          .whereRef("members.workspace_id", "=", "excluded.workspace_id"),
+      )
+      .returning("id")
       .execute();
+    return written.length === 0 ? "owned_elsewhere" : undefined;
   }
 
   async findMember(workspaceId: string, memberId: string): Promise<Member | undefined> {

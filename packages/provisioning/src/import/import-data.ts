@@ -15,7 +15,9 @@ export interface ImportProgress {
 /**
  * Imports a file of the import format: all of it in one transaction, or nothing. Importing the same
  * file again changes nothing; a changed file updates what changed. A bad file throws an
- * {@link InvalidImportError} naming the JSON path of every problem.
+ * {@link InvalidImportError} naming the JSON path of every problem, and so does a file that names a
+ * record stored under another owner (records never move), changes a stored tag's or field's type
+ * (the API never does), or gives a record a name a stored one of its kind holds.
  */
 export class ImportData {
   constructor(
@@ -50,18 +52,22 @@ export class ImportData {
         sum + workspace.datasets.reduce((count, dataset) => count + dataset.documents.length, 0),
       0,
     );
-    const summary = emptySummary();
-    let documentsDone = 0;
-    await this.store.transaction((repositories) =>
-      writeImport(file, {
+    // Fresh for each run of the work: a store may run a transaction again after a conflict.
+    return this.store.transaction(async (repositories) => {
+      const summary = emptySummary();
+      const refused: ImportIssue[] = [];
+      let documentsDone = 0;
+      await writeImport(file, {
         repositories,
         clock: this.clock,
         ids: this.ids,
         hasher: this.hasher,
         summary,
         onDocument: () => onProgress?.({ documentsDone: ++documentsDone, documentsTotal }),
-      }),
-    );
-    return summary;
+        refuse: (path, message) => refused.push({ path, message }),
+      });
+      if (refused.length > 0) throw new InvalidImportError(refused);
+      return summary;
+    });
   }
 }

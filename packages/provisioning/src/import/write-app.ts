@@ -1,18 +1,25 @@
 import type { Site } from "@service-api/domain";
 import type { AppInput } from "../format/import-file-schema.js";
-import type { WriteContext } from "./write-context.js";
+import { heldElsewhere, type WriteContext } from "./write-context.js";
 import { writeKey } from "./write-key.js";
+
+export interface AppPlace {
+  workspaceId: string;
+  ownerId: string | undefined;
+  /** The workspace's tags saved by this import: the others were refused. */
+  savedTags: Set<string>;
+}
 
 export async function writeApp(
   app: AppInput,
-  { workspaceId, ownerId }: { workspaceId: string; ownerId: string | undefined },
+  { workspaceId, ownerId, savedTags }: AppPlace,
   at: string,
   context: WriteContext,
 ): Promise<void> {
   const { repositories, clock, ids, summary } = context;
   const appId = app.id!;
   const existing = await repositories.apps.findById(appId);
-  await repositories.apps.save({
+  const refused = await repositories.apps.save({
     id: appId,
     workspaceId,
     name: app.name,
@@ -22,14 +29,20 @@ export async function writeApp(
     description: app.description,
     createdBy: app.created_by !== undefined ? app.created_by : (existing?.createdBy ?? ownerId ?? null),
   });
+  if (refused) {
+    context.refuse(at, heldElsewhere(appId, "another workspace's app"));
+    return;
+  }
   await repositories.tags.bind(
-    app.tag_ids.map((tagId) => ({
-      id: ids.derive("tag-binding", tagId, appId),
-      workspaceId,
-      tagId,
-      targetId: appId,
-      createdAt: clock.nowSeconds(),
-    })),
+    app.tag_ids
+      .filter((tagId) => savedTags.has(tagId))
+      .map((tagId) => ({
+        id: ids.derive("tag-binding", tagId, appId),
+        workspaceId,
+        tagId,
+        targetId: appId,
+        createdAt: clock.nowSeconds(),
+      })),
   );
   summary.apps += 1;
   if (app.site) {
@@ -39,36 +52,52 @@ export async function writeApp(
   for (const [index, key] of app.api_keys.entries()) {
     await writeKey(key, "app", workspaceId, appId, `${at}.api_keys[${index}]`, context);
   }
-  for (const conversation of app.conversations) {
-    const endUser = (await repositories.endUsers.findBySessionId(appId, conversation.user)) ?? {
-      id: ids.derive("end-user", appId, conversation.user),
-      appId,
-      sessionId: conversation.user,
-    };
-    await repositories.endUsers.save(endUser);
-    const conversationId = conversation.id!;
-    await repositories.conversations.save({
-      id: conversationId,
-      appId,
-      endUserId: endUser.id,
-      isDeleted: conversation.is_deleted,
+  for (const [index, conversation] of app.conversations.entries()) {
+    await writeConversation(conversation, appId, `${at}.conversations[${index}]`, context);
+  }
+}
+
+async function writeConversation(
+  conversation: AppInput["conversations"][number],
+  appId: string,
+  at: string,
+  context: WriteContext,
+): Promise<void> {
+  const { repositories, clock, ids, summary, refuse } = context;
+  const endUser = (await repositories.endUsers.findBySessionId(appId, conversation.user)) ?? {
+    id: ids.derive("end-user", appId, conversation.user),
+    appId,
+    sessionId: conversation.user,
+  };
+  if (await repositories.endUsers.save(endUser)) {
+    refuse(`${at}.user`, heldElsewhere(endUser.id, "another app's end user"));
+    return;
+  }
+  const conversationId = conversation.id!;
+  const refused = await repositories.conversations.save({
+    id: conversationId,
+    appId,
+    endUserId: endUser.id,
+    isDeleted: conversation.is_deleted,
+  });
+  if (refused) {
+    refuse(at, heldElsewhere(conversationId, "another app's conversation"));
+    return;
+  }
+  summary.conversations += 1;
+  for (const variable of conversation.variables) {
+    const stored = await repositories.conversations.findVariable(conversationId, variable.id!);
+    const unchanged = stored !== undefined && JSON.stringify(stored.value) === JSON.stringify(variable.value);
+    await repositories.conversations.saveVariable({
+      id: variable.id!,
+      conversationId,
+      name: variable.name,
+      valueType: variable.value_type,
+      value: variable.value,
+      description: variable.description,
+      createdAt: variable.created_at ?? stored?.createdAt ?? clock.nowSeconds(),
+      updatedAt: variable.updated_at ?? (unchanged ? stored.updatedAt : clock.nowSeconds()),
     });
-    summary.conversations += 1;
-    for (const variable of conversation.variables) {
-      const stored = await repositories.conversations.findVariable(conversationId, variable.id!);
-      const unchanged =
-        stored !== undefined && JSON.stringify(stored.value) === JSON.stringify(variable.value);
-      await repositories.conversations.saveVariable({
-        id: variable.id!,
-        conversationId,
-        name: variable.name,
-        valueType: variable.value_type,
-        value: variable.value,
-        description: variable.description,
-        createdAt: variable.created_at ?? stored?.createdAt ?? clock.nowSeconds(),
-        updatedAt: variable.updated_at ?? (unchanged ? stored.updatedAt : clock.nowSeconds()),
-      });
-    }
   }
 }
 

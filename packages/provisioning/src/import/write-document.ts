@@ -1,6 +1,10 @@
 import { type Document, type MetadataFieldType, typedMetadataValue } from "@service-api/domain";
 import type { DocumentInput } from "../format/import-file-schema.js";
-import type { WriteContext } from "./write-context.js";
+import { type RuleHolders, ruleHeldElsewhere } from "./process-rule-holders.js";
+import { heldElsewhere, type WriteContext } from "./write-context.js";
+
+/** A dataset's fields saved by the import, by name. */
+export type FieldsByName = Map<string, { id: string; type: MetadataFieldType }>;
 
 export interface DocumentPlace {
   workspaceId: string;
@@ -8,24 +12,43 @@ export interface DocumentPlace {
   /** 1-based place in the file, the default position. */
   position: number;
   defaultCreator: string | undefined;
-  /** The dataset's fields by name. */
-  fields: Map<string, { id: string; type: MetadataFieldType }>;
+  fields: FieldsByName;
+  ruleHolders: RuleHolders;
 }
 
 export async function writeDocument(
   input: DocumentInput,
   place: DocumentPlace,
+  at: string,
   context: WriteContext,
 ): Promise<void> {
-  const { repositories, clock, summary } = context;
+  const { repositories, clock, summary, refuse } = context;
   const documentId = input.id!;
   const existing = await repositories.documents.findInDataset(place.datasetId, documentId);
   const createdBy = input.created_by ?? existing?.createdBy ?? place.defaultCreator!;
   const createdAt = input.created_at ?? existing?.createdAt ?? clock.nowSeconds();
+  const rule = input.process_rule!;
+  const refused = await repositories.documents.save({
+    ...documentFromInput(input, existing),
+    id: documentId,
+    datasetId: place.datasetId,
+    position: input.position ?? place.position,
+    processRule: { id: rule.id!, mode: rule.mode, rules: rule.rules },
+    createdBy,
+    createdAt,
+  });
+  if (refused) {
+    refuse(at, heldElsewhere(documentId, "another dataset's document"));
+    context.onDocument();
+    return;
+  }
+  summary.documents += 1;
+  const ruleRefusal = ruleHeldElsewhere(place.ruleHolders, rule.id!, place.datasetId);
+  if (ruleRefusal) refuse(`${at}.process_rule`, ruleRefusal);
   if (input.upload_file) {
     const file = input.upload_file;
     const stored = await repositories.documents.findUploadFile(file.id!);
-    await repositories.documents.saveUploadFile(place.workspaceId, {
+    const fileRefused = await repositories.documents.saveUploadFile(place.workspaceId, {
       id: file.id!,
       name: file.name,
       size: file.size,
@@ -34,19 +57,41 @@ export async function writeDocument(
       createdBy: file.created_by ?? stored?.createdBy ?? createdBy,
       createdAt: file.created_at ?? stored?.createdAt ?? createdAt,
     });
+    if (fileRefused) refuse(`${at}.upload_file`, heldElsewhere(file.id!, "another workspace's upload file"));
   }
-  const rule = input.process_rule!;
-  const document: Document = {
-    id: documentId,
-    datasetId: place.datasetId,
-    position: input.position ?? place.position,
+  const chunks = input.segments.map((segment, index) => ({
+    id: segment.id!,
+    documentId,
+    position: index + 1,
+    content: segment.content,
+    hitCount: segment.hit_count,
+  }));
+  const refusedChunks = new Set(await repositories.documents.replaceChunks(documentId, chunks));
+  for (const [index, chunk] of chunks.entries()) {
+    if (refusedChunks.has(chunk.id))
+      refuse(`${at}.segments[${index}]`, heldElsewhere(chunk.id, "another document's segment"));
+  }
+  for (const [fieldName, value] of Object.entries(input.metadata)) {
+    const field = place.fields.get(fieldName);
+    if (!field) continue; // Refused: the import fails.
+    // Checked already: stored as the API stores a value of the field's type (`"042"` → `"42"`).
+    const typed = typedMetadataValue(field.type, value);
+    if (typed.ok && typed.text !== null)
+      await repositories.metadata.setValue(documentId, field.id, typed.text);
+  }
+  context.onDocument();
+}
+
+/** What the file says of the document itself; the rest is the caller's (ids, owner, defaults). */
+function documentFromInput(
+  input: DocumentInput,
+  existing: Document | undefined,
+): Omit<Document, "id" | "datasetId" | "position" | "processRule" | "createdBy" | "createdAt"> {
+  return {
     dataSourceType: input.data_source_type,
     uploadFileId: input.upload_file?.id ?? null,
-    processRule: { id: rule.id!, mode: rule.mode, rules: rule.rules },
     name: input.name,
     createdFrom: input.created_from,
-    createdBy,
-    createdAt,
     updatedAt: input.updated_at !== undefined ? input.updated_at : (existing?.updatedAt ?? null),
     tokens: input.tokens,
     wordCount:
@@ -68,22 +113,4 @@ export async function writeDocument(
     summaryIndexStatus: input.summary_index_status,
     needSummary: input.need_summary,
   };
-  await repositories.documents.save(document);
-  const chunks = input.segments.map((segment, index) => ({
-    id: segment.id!,
-    documentId,
-    position: index + 1,
-    content: segment.content,
-    hitCount: segment.hit_count,
-  }));
-  await repositories.documents.replaceChunks(documentId, chunks);
-  for (const [fieldName, value] of Object.entries(input.metadata)) {
-    // Checked already: stored as the API stores a value of the field's type (`"042"` → `"42"`).
-    const field = place.fields.get(fieldName)!;
-    const typed = typedMetadataValue(field.type, value);
-    if (typed.ok && typed.text !== null)
-      await repositories.metadata.setValue(documentId, field.id, typed.text);
-  }
-  summary.documents += 1;
-  context.onDocument();
 }

@@ -1,119 +1,112 @@
-import type { DatasetInput, ImportFile, WorkspaceInput } from "../format/import-file-schema.js";
+import type { SaveRefusal } from "@service-api/ports";
+import type { ImportFile, WorkspaceInput } from "../format/import-file-schema.js";
+import { processRuleIdsOf, type RuleHolders } from "./process-rule-holders.js";
 import { writeApp } from "./write-app.js";
-import type { WriteContext } from "./write-context.js";
-import { writeDocument } from "./write-document.js";
+import { heldElsewhere, type WriteContext } from "./write-context.js";
+import { writeDataset } from "./write-dataset.js";
 import { writeKey } from "./write-key.js";
 
 export type { WriteContext } from "./write-context.js";
 
-/** Writes a checked file whose records all have ids. Timestamps the file leaves out keep their stored value. */
+/**
+ * Writes a checked file whose records all have ids. Timestamps the file leaves out keep their stored
+ * value. A record stored under another owner, a stored type changed or a name taken is refused
+ * (`context.refuse`), and what depends on it is left unwritten.
+ */
 export async function writeImport(file: ImportFile, context: WriteContext): Promise<void> {
+  const ruleHolders = await context.repositories.datasets.findProcessRuleHolders(processRuleIdsOf(file));
   for (const [index, workspace] of file.workspaces.entries()) {
-    await writeWorkspace(workspace, `workspaces[${index}]`, context);
+    await writeWorkspace(workspace, `workspaces[${index}]`, ruleHolders, context);
   }
 }
 
-async function writeWorkspace(workspace: WorkspaceInput, at: string, context: WriteContext): Promise<void> {
+async function writeWorkspace(
+  workspace: WorkspaceInput,
+  at: string,
+  ruleHolders: RuleHolders,
+  context: WriteContext,
+): Promise<void> {
   const { repositories, summary } = context;
   const workspaceId = workspace.id!;
   await repositories.workspaces.save({ id: workspaceId, name: workspace.name, status: workspace.status });
   summary.workspaces += 1;
-  const ownerId = await writeMembers(workspace, context);
-  const storedTags = new Map(
-    (await repositories.tags.findByIds(workspace.tags.map((tag) => tag.id!))).map((tag) => [tag.id, tag]),
-  );
-  for (const tag of workspace.tags) {
-    const createdAt = tag.created_at ?? storedTags.get(tag.id!)?.createdAt ?? context.clock.nowSeconds();
-    await repositories.tags.save({ id: tag.id!, workspaceId, type: tag.type, name: tag.name, createdAt });
-  }
+  const ownerId = await writeMembers(workspace, at, context);
+  const savedTags = await writeTags(workspace, at, context);
   for (const [index, key] of workspace.dataset_api_keys.entries()) {
     await writeKey(key, "dataset", workspaceId, null, `${at}.dataset_api_keys[${index}]`, context);
   }
   const defaultCreator = workspace.members[0]?.id;
-  for (const dataset of workspace.datasets)
-    await writeDataset(dataset, { workspaceId, ownerId, defaultCreator }, context);
+  for (const [index, dataset] of workspace.datasets.entries()) {
+    const place = { workspaceId, ownerId, defaultCreator, savedTags, ruleHolders };
+    await writeDataset(dataset, place, `${at}.datasets[${index}]`, context);
+  }
   for (const [index, app] of workspace.apps.entries())
-    await writeApp(app, { workspaceId, ownerId }, `${at}.apps[${index}]`, context);
+    await writeApp(app, { workspaceId, ownerId, savedTags }, `${at}.apps[${index}]`, context);
 }
 
 /**
  * Saves the members; the owner is the one marked, else the first listed. A stored owner the file
  * does not keep as owner is made a normal member first: a workspace has one owner at most.
  */
-async function writeMembers(workspace: WorkspaceInput, context: WriteContext): Promise<string | undefined> {
+async function writeMembers(
+  workspace: WorkspaceInput,
+  at: string,
+  context: WriteContext,
+): Promise<string | undefined> {
   const { repositories } = context;
   const workspaceId = workspace.id!;
   const ownerId = (workspace.members.find((member) => member.role === "owner") ?? workspace.members[0])?.id;
   const storedOwner = await repositories.workspaces.findOwner(workspaceId);
   if (storedOwner && ownerId !== undefined && storedOwner.id !== ownerId)
     await repositories.workspaces.saveMember({ ...storedOwner, role: "normal" });
-  for (const member of workspace.members) {
+  for (const [index, member] of workspace.members.entries()) {
     const role = member.id === ownerId ? "owner" : "normal";
-    await repositories.workspaces.saveMember({ id: member.id!, workspaceId, name: member.name, role });
+    const refused = await repositories.workspaces.saveMember({
+      id: member.id!,
+      workspaceId,
+      name: member.name,
+      role,
+    });
+    if (refused)
+      context.refuse(`${at}.members[${index}]`, heldElsewhere(member.id!, "another workspace's member"));
   }
   return ownerId ?? storedOwner?.id;
 }
 
-interface DatasetPlace {
-  workspaceId: string;
-  ownerId: string | undefined;
-  defaultCreator: string | undefined;
-}
-
-async function writeDataset(
-  dataset: DatasetInput,
-  { workspaceId, ownerId, defaultCreator }: DatasetPlace,
-  context: WriteContext,
-): Promise<void> {
-  const { repositories, clock, summary } = context;
-  const datasetId = dataset.id!;
-  const existing = await repositories.datasets.findInWorkspace(workspaceId, datasetId);
-  const rule = dataset.process_rule;
-  const createdAt = dataset.created_at ?? existing?.createdAt ?? clock.nowSeconds();
-  await repositories.datasets.save({
-    id: datasetId,
-    workspaceId,
-    name: dataset.name,
-    enableApi: dataset.enable_api,
-    builtInFieldEnabled: dataset.built_in_field_enabled,
-    processRule: rule ? { id: rule.id!, mode: rule.mode, rules: rule.rules } : undefined,
-    description: dataset.description,
-    createdBy:
-      dataset.created_by !== undefined ? dataset.created_by : (existing?.createdBy ?? ownerId ?? null),
-    updatedBy: dataset.updated_by !== undefined ? dataset.updated_by : (existing?.updatedBy ?? null),
-    createdAt,
-    updatedAt: dataset.updated_at ?? existing?.updatedAt ?? createdAt,
-  });
-  summary.datasets += 1;
-  const storedFields = new Map(
-    (await repositories.metadata.listFields(datasetId)).map((field) => [field.id, field]),
+/** Saves the tags; the ids of those saved (the others were refused). */
+async function writeTags(workspace: WorkspaceInput, at: string, context: WriteContext): Promise<Set<string>> {
+  const { repositories, clock } = context;
+  const storedTags = new Map(
+    (await repositories.tags.findByIds(workspace.tags.map((tag) => tag.id!))).map((tag) => [tag.id, tag]),
   );
-  for (const field of dataset.metadata_fields) {
-    const createdAt = field.created_at ?? storedFields.get(field.id!)?.createdAt ?? clock.nowSeconds();
-    await repositories.metadata.saveField({
-      id: field.id!,
-      datasetId,
-      name: field.name,
-      type: field.type,
+  const savedTags = new Set<string>();
+  for (const [index, tag] of workspace.tags.entries()) {
+    const stored = storedTags.get(tag.id!);
+    const createdAt = tag.created_at ?? stored?.createdAt ?? clock.nowSeconds();
+    const refused = await repositories.tags.save({
+      id: tag.id!,
+      workspaceId: workspace.id!,
+      type: tag.type,
+      name: tag.name,
       createdAt,
     });
+    if (refused) refuseTag(refused, tag, stored?.type, `${at}.tags[${index}]`, context);
+    else savedTags.add(tag.id!);
   }
-  const fields = new Map(
-    dataset.metadata_fields.map((field) => [field.name, { id: field.id!, type: field.type }]),
-  );
-  for (const [position, document] of dataset.documents.entries()) {
-    await writeDocument(
-      document,
-      { workspaceId, datasetId, position: position + 1, defaultCreator, fields },
-      context,
-    );
-  }
-  const bindings = dataset.tag_ids.map((tagId) => ({
-    id: context.ids.derive("tag-binding", tagId, datasetId),
-    workspaceId,
-    tagId,
-    targetId: datasetId,
-    createdAt: clock.nowSeconds(),
-  }));
-  await repositories.tags.bind(bindings);
+  return savedTags;
+}
+
+function refuseTag(
+  refused: SaveRefusal,
+  tag: WorkspaceInput["tags"][number],
+  storedType: string | undefined,
+  at: string,
+  { refuse }: WriteContext,
+): void {
+  if (refused === "owned_elsewhere") refuse(at, heldElsewhere(tag.id!, "another workspace's tag"));
+  else if (refused === "type_differs") {
+    const stored = storedType ? `a ${storedType} tag` : "another type";
+    refuse(`${at}.type`, `tag ${tag.id} is stored as ${stored}: an import cannot change a tag's type`);
+  } else
+    refuse(`${at}.name`, `another ${tag.type} tag of this workspace is named ${JSON.stringify(tag.name)}`);
 }

@@ -1,5 +1,4 @@
 import { type ApiKeyKind, displayPrefixOf } from "@service-api/domain";
-import { InvalidImportError } from "../format/issues.js";
 import type { WriteContext } from "./write-context.js";
 
 /** Stores a key given in plaintext (hashed here) or as `sha256:<hex>`; a key never moves to another owner. */
@@ -9,14 +8,13 @@ export async function writeKey(
   workspaceId: string,
   appId: string | null,
   at: string,
-  { repositories, hasher, ids, clock, summary }: WriteContext,
+  { repositories, hasher, ids, clock, summary, refuse }: WriteContext,
 ): Promise<void> {
   const tokenHash = key.startsWith("sha256:") ? key.slice("sha256:".length) : hasher.hash(key);
   const existing = await repositories.apiKeys.findByTokenHash(tokenHash);
   if (existing && (existing.workspaceId !== workspaceId || existing.appId !== appId)) {
-    throw new InvalidImportError([
-      { path: at, message: "this key is already issued for another workspace or app" },
-    ]);
+    refuse(at, "this key is already issued for another workspace or app");
+    return;
   }
   const displayPrefix = key.startsWith("sha256:")
     ? `${kind === "app" ? "app-" : "ds-"}…`

@@ -56,5 +56,16 @@ export function describeAppRepositoryContract(openStore: OpenStore): void {
       await apps.save(alpha);
       expect(await apps.listInWorkspace(zeta.workspaceId)).toEqual([alpha, zeta]);
     });
+
+    it("never moves an app: a save naming another workspace's app writes nothing, answering why", async () => {
+      const { workspaces, apps } = repositories();
+      const app = await seedApp();
+      const other = aWorkspace();
+      await workspaces.save(other);
+      expect(await apps.save({ ...app, name: "Renamed" })).toBeUndefined();
+      expect(await apps.save({ ...app, workspaceId: other.id, name: "Moved" })).toBe("owned_elsewhere");
+      expect(await apps.findById(app.id)).toEqual({ ...app, name: "Renamed" });
+      expect(await apps.listInWorkspace(other.id)).toEqual([]);
+    });
   });
 }

@@ -194,5 +194,19 @@ export function describeConversationRepositoryContract(openStore: OpenStore): vo
       expect(await conversations.listVariables(conversation.id)).toEqual([alpha, zeta]);
       expect(await conversations.listVariables(second.id)).toEqual([]);
     });
+
+    it("never moves a conversation: a save naming another app's conversation writes nothing, answering why", async () => {
+      const { conversations } = repositories();
+      const { app, other, conversation } = await seed();
+      expect(await conversations.save({ ...conversation, isDeleted: true })).toBeUndefined();
+      expect(await conversations.save({ ...conversation, appId: other.id, isDeleted: false })).toBe(
+        "owned_elsewhere",
+      );
+      expect(await conversations.findInApp(app.id, conversation.id)).toEqual({
+        ...conversation,
+        isDeleted: true,
+      });
+      expect(await conversations.listInApp(other.id)).toEqual([]);
+    });
   });
 }

@@ -196,7 +196,7 @@ export function describeDocumentRepositoryContract(openStore: OpenStore): void {
       expect(await documents.countInDataset(aDataset(workspace.id).id)).toBe(0);
     });
 
-    it("counts a document saved again once, and moves its count with it to another dataset", async () => {
+    it("counts a document saved again once, and keeps it (and its count) where it is when a save names another dataset", async () => {
       const { documents, datasets } = repositories();
       const { workspace, dataset } = await seedDataset();
       const other = aDataset(workspace.id);
@@ -205,9 +205,9 @@ export function describeDocumentRepositoryContract(openStore: OpenStore): void {
       await documents.save(document);
       await documents.save({ ...document, name: "renamed.txt" });
       expect(await documents.countInDataset(dataset.id)).toBe(1);
-      await documents.save({ ...document, datasetId: other.id });
-      expect(await documents.countInDataset(dataset.id)).toBe(0);
-      expect(await documents.countInDataset(other.id)).toBe(1);
+      expect(await documents.save({ ...document, datasetId: other.id })).toBe("owned_elsewhere");
+      expect(await documents.countInDataset(dataset.id)).toBe(1);
+      expect(await documents.countInDataset(other.id)).toBe(0);
     });
 
     it("lists a dataset's documents and a document's chunks by position", async () => {
@@ -240,6 +240,38 @@ export function describeDocumentRepositoryContract(openStore: OpenStore): void {
       expect(await documents.listChunks(document.id)).toEqual([replacement]);
       expect(await documents.listChunks(other.id)).toEqual([kept]);
       expect(await documents.chunkStats(document.id)).toEqual({ count: 1, hitCount: 4, characters: 9 });
+    });
+
+    it("never moves a document, a file or a chunk: a save naming another owner's writes nothing", async () => {
+      const { workspaces, datasets, documents } = repositories();
+      const { workspace, dataset } = await seedDataset();
+      const [elsewhere, otherWorkspace] = [aDataset(workspace.id), aWorkspace()];
+      await datasets.save(elsewhere);
+      await workspaces.save(otherWorkspace);
+      const [document, neighbour] = [aDocument(dataset.id), aDocument(elsewhere.id)];
+      expect(await documents.save(document)).toBeUndefined();
+      expect(await documents.save(neighbour)).toBeUndefined();
+      expect(await documents.save({ ...document, datasetId: elsewhere.id, name: "moved" })).toBe(
+        "owned_elsewhere",
+      );
+      expect(await documents.findInDataset(dataset.id, document.id)).toEqual(document);
+
+      const file = anUploadFile(document.createdBy);
+      expect(await documents.saveUploadFile(workspace.id, file)).toBeUndefined();
+      expect(await documents.saveUploadFile(otherWorkspace.id, { ...file, name: "moved" })).toBe(
+        "owned_elsewhere",
+      );
+      expect(await documents.findUploadFile(file.id)).toEqual(file);
+
+      const [mine, theirs] = [aChunk(document.id), aChunk(neighbour.id, { content: "theirs" })];
+      expect(await documents.saveChunks([theirs])).toEqual([]);
+      const refused = await documents.replaceChunks(document.id, [
+        mine,
+        { ...theirs, documentId: document.id },
+      ]);
+      expect(refused).toEqual([theirs.id]);
+      expect(await documents.listChunks(document.id)).toEqual([mine]);
+      expect(await documents.listChunks(neighbour.id)).toEqual([theirs]);
     });
   });
 }

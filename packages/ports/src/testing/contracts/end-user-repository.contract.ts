@@ -31,5 +31,19 @@ export function describeEndUserRepositoryContract(openStore: OpenStore): void {
       expect(await endUsers.findById(endUser.id)).toEqual(endUser);
       expect(await endUsers.findById(anEndUser(app.id).id)).toBeUndefined();
     });
+
+    it("never moves an end user: a save naming another app's end user writes nothing, answering why", async () => {
+      const { workspaces, apps, endUsers } = repositories();
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const [app, other] = [anApp(workspace.id), anApp(workspace.id)];
+      await apps.save(app);
+      await apps.save(other);
+      const endUser = anEndUser(app.id, { sessionId: "Alice" });
+      expect(await endUsers.save(endUser)).toBeUndefined();
+      expect(await endUsers.save({ ...endUser, appId: other.id })).toBe("owned_elsewhere");
+      expect(await endUsers.findById(endUser.id)).toEqual(endUser);
+      expect(await endUsers.findBySessionId(other.id, "Alice")).toBeUndefined();
+    });
   });
 }

@@ -58,11 +58,24 @@ export function describeMetadataRepositoryContract(openStore: OpenStore): void {
       });
     });
 
-    it("refuses a second field with the same name in a dataset", async () => {
+    it("saves a field unless its id is another dataset's, its stored type differs or its name is taken", async () => {
       const { metadata } = repositories();
-      const { dataset } = await seed();
-      await metadata.saveField(aMetadataField(dataset.id, { name: "author" }));
-      await expect(metadata.saveField(aMetadataField(dataset.id, { name: "author" }))).rejects.toThrow();
+      const { dataset, other } = await seed();
+      const [field, holder] = [
+        aMetadataField(dataset.id, { name: "author", createdAt: 1 }),
+        aMetadataField(dataset.id, { name: "year", type: "number", createdAt: 2 }),
+      ];
+      expect(await metadata.saveField(field)).toBeUndefined();
+      expect(await metadata.saveField(holder)).toBeUndefined();
+      expect(await metadata.saveField({ ...field, name: "writer" })).toBeUndefined();
+      expect(await metadata.saveField({ ...field, datasetId: other.id })).toBe("owned_elsewhere");
+      expect(await metadata.saveField({ ...field, type: "number" })).toBe("type_differs");
+      expect(await metadata.saveField({ ...field, name: "year" })).toBe("name_taken");
+      expect(await metadata.saveField(aMetadataField(dataset.id, { name: "year" }))).toBe("name_taken");
+      const elsewhere = aMetadataField(other.id, { name: "year" });
+      expect(await metadata.saveField(elsewhere)).toBeUndefined();
+      expect(await metadata.listFields(dataset.id)).toEqual([{ ...field, name: "writer" }, holder]);
+      expect(await metadata.listFields(other.id)).toEqual([elsewhere]);
     });
 
     it("gives a document's values in field order, one per field", async () => {

@@ -165,6 +165,30 @@ export function describeTagRepositoryContract(openStore: OpenStore): void {
       expect(await tags.boundTagIds(dataset.id)).toEqual([]);
     });
 
+    it("saves a tag unless its id is another workspace's, its stored type differs or its name is taken", async () => {
+      const { workspaces, tags } = repositories();
+      const [mine, other] = [aWorkspace(), aWorkspace()];
+      await workspaces.save(mine);
+      await workspaces.save(other);
+      const [tag, holder] = [aTag(mine.id, { name: "a" }), aTag(mine.id, { name: "b" })];
+      expect(await tags.save(tag)).toBeUndefined();
+      expect(await tags.save(holder)).toBeUndefined();
+      expect(await tags.save({ ...tag, name: "renamed", createdAt: 5 })).toBeUndefined();
+      expect(await tags.save({ ...tag, workspaceId: other.id })).toBe("owned_elsewhere");
+      expect(await tags.save({ ...tag, type: "app" })).toBe("type_differs");
+      expect(await tags.save({ ...tag, name: "b" })).toBe("name_taken");
+      expect(await tags.save(aTag(mine.id, { name: "b" }))).toBe("name_taken");
+      const [ofApps, elsewhere] = [aTag(mine.id, { name: "b", type: "app" }), aTag(other.id, { name: "b" })];
+      expect(await tags.save(ofApps)).toBeUndefined();
+      expect(await tags.save(elsewhere)).toBeUndefined();
+      expect(await tags.listInWorkspace(mine.id)).toEqual([
+        ofApps,
+        holder,
+        { ...tag, name: "renamed", createdAt: 5 },
+      ]);
+      expect(await tags.listInWorkspace(other.id)).toEqual([elsewhere]);
+    });
+
     it("lists a workspace's tags by type, then name", async () => {
       const { tags, workspaces } = repositories();
       const { first, second } = await seed();

@@ -56,5 +56,20 @@ export function describeWorkspaceRepositoryContract(openStore: OpenStore): void 
       ]);
       expect(await workspaces.listMembers(zeta.id)).toEqual([ada, grace]);
     });
+
+    it("never moves a member: a save naming another workspace's member writes nothing, answering why", async () => {
+      const { workspaces } = repositories();
+      const [mine, other] = [aWorkspace(), aWorkspace()];
+      await workspaces.save(mine);
+      await workspaces.save(other);
+      const member = aMember(mine.id);
+      expect(await workspaces.saveMember(member)).toBeUndefined();
+      expect(await workspaces.saveMember({ ...member, name: "Renamed" })).toBeUndefined();
+      expect(await workspaces.saveMember({ ...member, workspaceId: other.id, name: "Moved" })).toBe(
+        "owned_elsewhere",
+      );
+      expect(await workspaces.findMember(mine.id, member.id)).toEqual({ ...member, name: "Renamed" });
+      expect(await workspaces.listMembers(other.id)).toEqual([]);
+    });
   });
 }

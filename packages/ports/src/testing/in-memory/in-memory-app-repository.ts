@@ -23,9 +23,12 @@ export class InMemoryAppRepository implements AppRepository, Snapshotting {
     );
   }
 
-  async save(app: App): Promise<void> {
+  async save(app: App): Promise<"owned_elsewhere" | undefined> {
+    const stored = this.#apps.get(app.id);
+    if (stored && stored.workspaceId !== app.workspaceId) return "owned_elsewhere";
     this.#apps.set(app.id, structuredClone(app));
     this.access.bump();
+    return undefined;
   }
 
   async findById(id: string): Promise<App | undefined> {

@@ -54,8 +54,11 @@ export class InMemoryConversationRepository implements ConversationRepository, S
     return structuredClone(variables.slice(0, limit));
   }
 
-  async save(conversation: Conversation): Promise<void> {
+  async save(conversation: Conversation): Promise<"owned_elsewhere" | undefined> {
+    const stored = this.#conversations.get(conversation.id);
+    if (stored && stored.appId !== conversation.appId) return "owned_elsewhere";
     this.#conversations.set(conversation.id, structuredClone(conversation));
+    return undefined;
   }
 
   async findInApp(appId: string, conversationId: string): Promise<Conversation | undefined> {

@@ -43,8 +43,25 @@ export class InMemoryDatasetRepository implements DatasetRepository, Snapshottin
     return structuredClone(datasets.sort(byCreation));
   }
 
-  async save(dataset: Dataset): Promise<void> {
+  async save(dataset: Dataset): Promise<"owned_elsewhere" | undefined> {
+    const stored = this.#datasets.get(dataset.id);
+    if (stored && stored.workspaceId !== dataset.workspaceId) return "owned_elsewhere";
     this.#datasets.set(dataset.id, structuredClone(dataset));
+    return undefined;
+  }
+
+  async findProcessRuleHolders(ruleIds: readonly string[]): Promise<Map<string, string[]>> {
+    const asked = new Set(ruleIds);
+    const holders = new Map<string, Set<string>>();
+    const rules = [
+      ...[...this.#datasets.values()].map((dataset) => [dataset.processRule?.id, dataset.id] as const),
+      ...this.documents.processRules(),
+    ];
+    for (const [ruleId, datasetId] of rules) {
+      if (ruleId === undefined || !asked.has(ruleId)) continue;
+      holders.set(ruleId, (holders.get(ruleId) ?? new Set()).add(datasetId));
+    }
+    return new Map([...holders].map(([ruleId, datasetIds]) => [ruleId, [...datasetIds]]));
   }
 
   async findInWorkspace(workspaceId: string, datasetId: string): Promise<Dataset | undefined> {

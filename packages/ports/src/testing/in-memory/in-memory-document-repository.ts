@@ -24,6 +24,8 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
   #documents = new Map<string, Document>();
   #files = new Map<string, UploadFile>();
   #chunks = new Map<string, Chunk>();
+  /** An uploaded file's workspace, by the file's id. */
+  #fileWorkspaces = new Map<string, string>();
 
   constructor(
     private readonly metadata: InMemoryMetadataRepository,
@@ -32,14 +34,15 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
   ) {}
 
   snapshot(): unknown {
-    return structuredClone([this.#documents, this.#files, this.#chunks]);
+    return structuredClone([this.#documents, this.#files, this.#chunks, this.#fileWorkspaces]);
   }
 
   restore(snapshot: unknown): void {
-    [this.#documents, this.#files, this.#chunks] = snapshot as [
+    [this.#documents, this.#files, this.#chunks, this.#fileWorkspaces] = snapshot as [
       Map<string, Document>,
       Map<string, UploadFile>,
       Map<string, Chunk>,
+      Map<string, string>,
     ];
   }
 
@@ -47,9 +50,9 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
     return [...this.#documents.values()].filter((document) => document.datasetId === datasetId);
   }
 
-  async replaceChunks(documentId: string, chunks: readonly Chunk[]): Promise<void> {
+  async replaceChunks(documentId: string, chunks: readonly Chunk[]): Promise<string[]> {
     for (const [id, chunk] of this.#chunks) if (chunk.documentId === documentId) this.#chunks.delete(id);
-    await this.saveChunks(chunks);
+    return this.saveChunks(chunks);
   }
 
   async listInDataset(datasetId: string): Promise<Document[]> {
@@ -97,16 +100,34 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
     return structuredClone(chunks.sort(byPosition));
   }
 
-  async save(document: Document): Promise<void> {
+  async save(document: Document): Promise<"owned_elsewhere" | undefined> {
+    const stored = this.#documents.get(document.id);
+    if (stored && stored.datasetId !== document.datasetId) return "owned_elsewhere";
     this.#documents.set(document.id, structuredClone(document));
+    return undefined;
   }
 
-  async saveUploadFile(_workspaceId: string, file: UploadFile): Promise<void> {
+  async saveUploadFile(workspaceId: string, file: UploadFile): Promise<"owned_elsewhere" | undefined> {
+    const stored = this.#fileWorkspaces.get(file.id);
+    if (stored !== undefined && stored !== workspaceId) return "owned_elsewhere";
     this.#files.set(file.id, structuredClone(file));
+    this.#fileWorkspaces.set(file.id, workspaceId);
+    return undefined;
   }
 
-  async saveChunks(chunks: readonly Chunk[]): Promise<void> {
-    for (const chunk of chunks) this.#chunks.set(chunk.id, structuredClone(chunk));
+  async saveChunks(chunks: readonly Chunk[]): Promise<string[]> {
+    const refused: string[] = [];
+    for (const chunk of chunks) {
+      const stored = this.#chunks.get(chunk.id);
+      if (stored && stored.documentId !== chunk.documentId) refused.push(chunk.id);
+      else this.#chunks.set(chunk.id, structuredClone(chunk));
+    }
+    return refused;
+  }
+
+  /** Each document's processing rule id with its dataset, for the in-memory dataset repository. */
+  processRules(): (readonly [string, string])[] {
+    return [...this.#documents.values()].map((document) => [document.processRule.id, document.datasetId]);
   }
 
   async findInDataset(datasetId: string, documentId: string): Promise<Document | undefined> {
@@ -221,7 +242,10 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
     await this.metadata.clearValues(documentId);
     const fileId = document.uploadFileId;
     const shared = [...this.#documents.values()].some((other) => other.uploadFileId === fileId);
-    if (fileId && !shared) this.#files.delete(fileId);
+    if (fileId && !shared) {
+      this.#files.delete(fileId);
+      this.#fileWorkspaces.delete(fileId);
+    }
     return true;
   }
 }

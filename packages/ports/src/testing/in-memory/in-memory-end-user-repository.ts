@@ -17,8 +17,11 @@ export class InMemoryEndUserRepository implements EndUserRepository, Snapshottin
     return structuredClone(this.#endUsers.get(id));
   }
 
-  async save(endUser: EndUser): Promise<void> {
+  async save(endUser: EndUser): Promise<"owned_elsewhere" | undefined> {
+    const stored = this.#endUsers.get(endUser.id);
+    if (stored && stored.appId !== endUser.appId) return "owned_elsewhere";
     this.#endUsers.set(endUser.id, structuredClone(endUser));
+    return undefined;
   }
 
   async findBySessionId(appId: string, sessionId: string): Promise<EndUser | undefined> {

@@ -1,7 +1,7 @@
 import type { Dataset, MetadataEntry, MetadataField, MetadataFieldUsage } from "@service-api/domain";
 import type { DocumentValueChanges, MetadataRepository } from "../../metadata-repository.js";
 import type { ServedTo } from "../../served-to.js";
-import type { Renamed } from "../../tag-repository.js";
+import type { Renamed, SaveRefusal } from "../../tag-repository.js";
 import type { Snapshotting } from "./snapshotting.js";
 
 /** Fields by creation time; a stable sort keeps ties in the order they were created (the map's). */
@@ -26,9 +26,13 @@ export class InMemoryMetadataRepository implements MetadataRepository, Snapshott
     );
   }
 
-  async saveField(field: MetadataField): Promise<void> {
-    if (this.#nameTaken(field)) throw new Error(`Duplicate metadata field name: ${field.name}`);
+  async saveField(field: MetadataField): Promise<SaveRefusal | undefined> {
+    const stored = this.#fields.get(field.id);
+    if (stored && stored.datasetId !== field.datasetId) return "owned_elsewhere";
+    if (stored && stored.type !== field.type) return "type_differs";
+    if (this.#nameTaken(field)) return "name_taken";
     this.#fields.set(field.id, structuredClone(field));
+    return undefined;
   }
 
   /** Whether the write may go on: without `servedTo`, always; with it, while the dataset serves that workspace. */

@@ -6,7 +6,7 @@ import {
   type TagBinding,
   type TagType,
 } from "@service-api/domain";
-import type { DatasetBinding, Renamed, TagRepository } from "../../tag-repository.js";
+import type { DatasetBinding, Renamed, SaveRefusal, TagRepository } from "../../tag-repository.js";
 import { byName, byText, type Snapshotting } from "./snapshotting.js";
 
 export class InMemoryTagRepository implements TagRepository, Snapshotting {
@@ -51,9 +51,13 @@ export class InMemoryTagRepository implements TagRepository, Snapshotting {
       .map((tag) => this.#counted(tag));
   }
 
-  async save(tag: Tag): Promise<void> {
-    if (this.#nameTaken(tag)) throw new Error(`Duplicate tag name: ${tag.name}`);
+  async save(tag: Tag): Promise<SaveRefusal | undefined> {
+    const stored = this.#tags.get(tag.id);
+    if (stored && stored.workspaceId !== tag.workspaceId) return "owned_elsewhere";
+    if (stored && stored.type !== tag.type) return "type_differs";
+    if (this.#nameTaken(tag)) return "name_taken";
     this.#tags.set(tag.id, structuredClone(tag));
+    return undefined;
   }
 
   async create(tag: Tag): Promise<boolean> {

@@ -36,10 +36,13 @@ export class InMemoryWorkspaceRepository implements WorkspaceRepository, Snapsho
     return structuredClone(this.#workspaces.get(id));
   }
 
-  async saveMember(member: Member): Promise<void> {
+  async saveMember(member: Member): Promise<"owned_elsewhere" | undefined> {
+    const stored = this.#members.get(member.id);
+    if (stored && stored.workspaceId !== member.workspaceId) return "owned_elsewhere";
     const owner = member.role === "owner" && (await this.findOwner(member.workspaceId));
     if (owner && owner.id !== member.id) throw new Error(`The workspace already has an owner: ${owner.id}`);
     this.#members.set(member.id, structuredClone(member));
+    return undefined;
   }
 
   async findOwner(workspaceId: string): Promise<Member | undefined> {
