@@ -1,4 +1,7 @@
-import { resolve } from "node:path";
+import { randomUUID } from "node:crypto";
+import { once } from "node:events";
+import { open, rename, rm } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
 
 /** Where a command reads and writes: the process's streams, or a test's. */
 export interface CommandIo {
@@ -21,4 +24,66 @@ export function userPath(io: CommandIo, path: string): string {
 
 export function line(stream: NodeJS.WritableStream, text = ""): void {
   stream.write(`${text}\n`);
+}
+
+/** Takes the next piece of a long text; resolves once the destination can take more. */
+export type WriteText = (text: string) => Promise<void>;
+
+/** Characters gathered before they are written: a few large writes rather than many small ones. */
+const CHUNK_LENGTH = 1 << 20;
+
+/** `produce`'s text, gathered into chunks that `flush` writes one at a time. */
+async function inChunks<T>(
+  produce: (write: WriteText) => Promise<T>,
+  flush: (text: string) => Promise<void>,
+): Promise<T> {
+  let pending: string[] = [];
+  let length = 0;
+  const flushPending = async () => {
+    const text = pending.join("");
+    pending = [];
+    length = 0;
+    if (text !== "") await flush(text);
+  };
+  const result = await produce(async (text) => {
+    pending.push(text);
+    length += text.length;
+    if (length >= CHUNK_LENGTH) await flushPending();
+  });
+  await flushPending();
+  return result;
+}
+
+/** Writes `produce`'s text to `stream` as it comes, waiting whenever the stream's buffer is full. */
+export function writeToStream<T>(
+  stream: NodeJS.WritableStream,
+  produce: (write: WriteText) => Promise<T>,
+): Promise<T> {
+  return inChunks(produce, async (text) => {
+    if (!stream.write(text)) await once(stream, "drain");
+  });
+}
+
+/**
+ * Writes `produce`'s text as the file at `path`, never leaving it half written: into a new file
+ * beside it, flushed to disk and then renamed over it. When `produce` or a write fails, the new
+ * file is removed and `path` is left as it was.
+ */
+export async function writeFileAtomically<T>(
+  path: string,
+  produce: (write: WriteText) => Promise<T>,
+): Promise<T> {
+  const temporary = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
+  const file = await open(temporary, "wx");
+  try {
+    const result = await inChunks(produce, (text) => file.writeFile(text));
+    await file.sync();
+    await file.close();
+    await rename(temporary, path);
+    return result;
+  } catch (error) {
+    await file.close().catch(() => {});
+    await rm(temporary, { force: true });
+    throw error;
+  }
 }

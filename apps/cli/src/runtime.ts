@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import {
   RandomTokenGenerator,
   RandomUuidGenerator,
@@ -12,12 +14,21 @@ import {
   LoadDemoWorkspace,
   RevokeApiKey,
 } from "@service-api/provisioning";
-import { openStore, storeOptionsFromEnvironment } from "@service-api/stores";
+import { openStore, storeKindOf, storeOptionsFromEnvironment } from "@service-api/stores";
 import type { CommandIo } from "./io.js";
 
+export interface AdminOptions {
+  /**
+   * Refuse a SQLite file that does not exist instead of creating an empty database there: for
+   * commands that only read, where a mistyped DATABASE_URL would otherwise read nothing and succeed.
+   */
+  existingDatabase?: boolean;
+}
+
 /** The CLI's composition root: the store `DATABASE_URL` names and the provisioning use cases over it. */
-export async function openAdmin(io: CommandIo) {
+export async function openAdmin(io: CommandIo, { existingDatabase = false }: AdminOptions = {}) {
   const { databaseUrl, pool } = storeOptionsFromEnvironment(io.env);
+  if (existingDatabase) refuseMissingSqliteFile(databaseUrl);
   const store: Store = await openStore({ databaseUrl, pool });
   const [ids, hasher, clock] = [new RandomUuidGenerator(), new Sha256TokenHasher(), new SystemClock()];
   const importData = new ImportData(store, ids, hasher, clock);
@@ -26,7 +37,8 @@ export async function openAdmin(io: CommandIo) {
     databaseUrl,
     store,
     importData,
-    exportData: new ExportData(store.repositories),
+    // The CLI opens a store of its own: a long export's snapshot holds none of a running server's connections.
+    exportData: new ExportData(store),
     issueKey,
     revokeKey: new RevokeApiKey(store.repositories.apiKeys),
     loadDemo: new LoadDemoWorkspace(importData, issueKey, store.repositories.apiKeys),
@@ -37,11 +49,35 @@ export async function openAdmin(io: CommandIo) {
 export type Admin = Awaited<ReturnType<typeof openAdmin>>;
 
 /** Runs `work` with the admin use cases open, closing the store whatever happens. */
-export async function withAdmin<T>(io: CommandIo, work: (admin: Admin) => Promise<T>): Promise<T> {
-  const admin = await openAdmin(io);
+export async function withAdmin<T>(
+  io: CommandIo,
+  work: (admin: Admin) => Promise<T>,
+  options?: AdminOptions,
+): Promise<T> {
+  const admin = await openAdmin(io, options);
   try {
     return await work(admin);
   } finally {
     await admin.close();
   }
+}
+
+function refuseMissingSqliteFile(databaseUrl: string): void {
+  if (storeKindOf(databaseUrl) !== "sqlite") return;
+  const path = sqliteFileOf(databaseUrl);
+  if (path === ":memory:" || existsSync(path)) return;
+  throw new Error(
+    `DATABASE_URL names a SQLite file that does not exist: ${path}. Nothing was created: check DATABASE_URL, or create the database with service-api migrate.`,
+  );
+}
+
+/**
+ * The file a SQLite `DATABASE_URL` names, read as the SQLite adapter reads it (its `sqlitePathOf`,
+ * which the CLI's dependencies do not export): a path, or a `file:` URL without its query.
+ */
+function sqliteFileOf(databaseUrl: string): string {
+  const withoutQuery = databaseUrl.split("?")[0]!;
+  if (databaseUrl.startsWith("file://")) return fileURLToPath(withoutQuery);
+  if (databaseUrl.startsWith("file:")) return decodeURIComponent(withoutQuery.slice("file:".length));
+  return databaseUrl;
 }

@@ -95,7 +95,7 @@ export function createContainer(
         resolve(tokens.CLOCK),
       ),
   );
-  single(tokens.EXPORT_DATA, () => new ExportData(repositories()));
+  single(tokens.EXPORT_DATA, () => new ExportData(resolve(tokens.STORE)));
   single(
     tokens.ISSUE_API_KEY,
     () =>

@@ -18,11 +18,18 @@ export interface KyselyStoreOptions extends StoreGuard {
   knownAccessRevision?: () => number | undefined;
   /** Run when the store closes, before the database is let go. */
   onClose?: () => Promise<void>;
+  /**
+   * A new connection of its own for one snapshot, destroyed when it ends: for a driver with one
+   * connection (SQLite), which a long snapshot would otherwise hold from every other call. Absent,
+   * a snapshot takes a connection of `db` (PostgreSQL's pool has more).
+   */
+  openSnapshotReader?: () => Kysely<DatabaseSchema>;
 }
 
 /**
  * A store over a kysely instance whose schema is migrated: the repositories, transactions on one
- * connection, a ping, and `close`, which destroys the instance (and its driver's connections).
+ * connection, snapshots (read-only repeatable-read transactions), a ping, and `close`, which
+ * destroys the instance (and its driver's connections).
  * Failures to reach the database, as `options.isUnavailable` tells them, become `StoreUnavailableError`s;
  * a transaction or call that loses a conflict (`options.isConflict`) runs again.
  */
@@ -39,6 +46,22 @@ export function kyselyStore(db: Kysely<DatabaseSchema>, storeOptions: KyselyStor
     repositories: repositories(db, false),
     transaction: (work) =>
       guarded(options, () => db.transaction().execute((trx) => work(repositories(trx, true))), true),
+    // Never run again on a conflict: `work` may have written elsewhere (an export, its file).
+    // PostgreSQL reads the state of the first statement and refuses writes; SQLite's driver
+    // ignores both settings, and its deferred `begin` reads the state of its first read (WAL).
+    snapshot: (work) =>
+      guarded(options, async () => {
+        const reader = options.openSnapshotReader?.() ?? db;
+        try {
+          return await reader
+            .transaction()
+            .setIsolationLevel("repeatable read")
+            .setAccessMode("read only")
+            .execute((trx) => work(repositories(trx, true)));
+        } finally {
+          if (reader !== db) await reader.destroy();
+        }
+      }),
     ping: () =>
       guarded(options, async () => {
         await sql`select 1`.execute(db);

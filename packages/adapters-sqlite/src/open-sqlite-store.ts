@@ -9,6 +9,7 @@ import { sqliteDirectExecutor } from "./direct-executor.js";
 import { sqliteMigrations } from "./migrations/index.js";
 import { PlannedOnceSqliteDialect } from "./planned-once-dialect.js";
 import { SharedReadTransaction } from "./shared-read-transaction.js";
+import { openSnapshotReader } from "./snapshot-reader.js";
 import { sqliteFeatures } from "./sqlite-features.js";
 import { ensureWritable, namingTheFile } from "./sqlite-file.js";
 import { sqlitePathOf } from "./sqlite-location.js";
@@ -100,6 +101,10 @@ export async function openSqliteStore({
     monitor,
     features,
     onClose: async () => reads.close(),
+    // A database in memory has no other connection: its snapshots hold the store's one.
+    ...(path !== ":memory:" && {
+      openSnapshotReader: () => openSnapshotReader(path, { busyTimeoutMs, mmapSizeBytes, onQuery }),
+    }),
   });
 }
 

@@ -31,6 +31,14 @@ export interface Store {
    * when it rejects (the rejection is passed on). Other writers wait or retry as the store needs.
    */
   transaction<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` with repositories that all read one state of the store: what was committed before
+   * their first read, and nothing committed after it, by this store or another. For reading only:
+   * a write through them fails (on a database) or lands nowhere (in memory). The result or the
+   * rejection is passed on; `work` is never run twice, so it may have effects of its own (writing
+   * a file). A database holds a connection, and an old state, for as long as `work` runs.
+   */
+  snapshot<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>;
   /** Whether the store answers; for health checks. */
   ping(): Promise<void>;
   /** The connections a pooled store holds now; absent for a store without a pool. */

@@ -47,7 +47,7 @@ export function createProvisioningWorld(store: Store = createInMemoryStore()) {
     store,
     clock,
     importData: new ImportData(store, ids, hasher, clock),
-    exportData: new ExportData(store.repositories),
+    exportData: new ExportData(store),
     issueKey: new IssueApiKey(store.repositories, new SequentialTokenGenerator(), hasher, ids, clock),
     hasher,
   };

@@ -1,7 +1,6 @@
-import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import type { Command } from "../command.js";
-import { EXIT, line, UsageError, userPath } from "../io.js";
+import { EXIT, line, UsageError, userPath, writeFileAtomically, writeToStream } from "../io.js";
 import { withAdmin } from "../runtime.js";
 
 export const exportCommand: Command = {
@@ -11,18 +10,30 @@ export const exportCommand: Command = {
 
 Writes every workspace, with everything it holds, as a JSON file of the import format
 (version 1), to the file or to standard output. API keys are written as their sha256 hashes,
-which import accepts: export, then import into an empty database, gives the same data.`,
+which import accepts: export, then import into an empty database, gives the same data.
+
+The export reads one consistent state of the database, however it changes meanwhile, and is
+written as it is read, so a database of any size fits. A file is written beside the target and
+renamed over it once complete: a failed export leaves the target as it was. The database must
+exist: a DATABASE_URL naming no SQLite file is refused rather than exported as empty.`,
   async run(args, io) {
     const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
     if (positionals.length > 1) throw new UsageError("export takes at most one file.");
-    const exported = await withAdmin(io, (admin) => admin.exportData.execute());
-    const json = `${JSON.stringify(exported, null, 2)}\n`;
     const target = positionals[0];
-    if (target === undefined || target === "-") {
-      io.stdout.write(json);
-    } else {
-      await writeFile(userPath(io, target), json);
-      line(io.stderr, `Exported ${exported.workspaces.length} workspace(s) to ${target}.`);
+    const toStandardOutput = target === undefined || target === "-";
+    const summary = await withAdmin(
+      io,
+      (admin) =>
+        toStandardOutput
+          ? writeToStream(io.stdout, (write) => admin.exportData.writeTo(write))
+          : writeFileAtomically(userPath(io, target), (write) => admin.exportData.writeTo(write)),
+      { existingDatabase: true },
+    );
+    if (!toStandardOutput) {
+      line(
+        io.stderr,
+        `Exported ${summary.workspaces} workspace(s), ${summary.documents} document(s) to ${target}.`,
+      );
     }
     return EXIT.ok;
   },

@@ -1,8 +1,8 @@
 import { parseArgs } from "node:util";
-import type { ApiKey } from "@service-api/domain";
+import { type ApiKey, lookupId, NotFoundError } from "@service-api/domain";
 import type { Command } from "../command.js";
 import { type CommandIo, EXIT, line, UsageError } from "../io.js";
-import { withAdmin } from "../runtime.js";
+import { type Admin, withAdmin } from "../runtime.js";
 
 const HELP = `Usage: service-api keys <create | list | revoke> [options]
 
@@ -12,9 +12,22 @@ const HELP = `Usage: service-api keys <create | list | revoke> [options]
                                           list keys: id, kind, owner, prefix, creation, last use
   keys revoke <key id>                    revoke a key; it stops working at once
 
-A new key is printed once, alone on standard output; only its hash is stored, so it cannot be
-shown again. Listings never show keys, only their first characters.
-Exit codes: 0 done, 1 no such app, workspace or key, 2 wrong usage.`;
+Ids are UUIDs, taken in any case, as the HTTP API takes them. A new key is printed once, alone
+on standard output; only its hash is stored, so it cannot be shown again. Listings never show
+keys, only their first characters. list and revoke refuse a DATABASE_URL naming no SQLite file.
+Exit codes: 0 done, 1 no such app, workspace, key or database, 2 wrong usage.`;
+
+const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
+
+/**
+ * An id as the HTTP API reads one from a path: a UUID in any case, with or without hyphens, is
+ * looked up in the form it is stored in (lowercase, hyphenated); anything else as given.
+ */
+function storedId(text: string): string {
+  if (!UUID.test(text)) return text;
+  const hex = text.replaceAll("-", "").toLowerCase();
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
 
 export const keysCommand: Command = {
   name: "keys",
@@ -34,7 +47,8 @@ async function create(args: string[], io: CommandIo): Promise<number> {
   if ((values.app === undefined) === (values.workspace === undefined)) {
     throw new UsageError("keys create takes either --app <id> or --workspace <id>.");
   }
-  const target = values.app !== undefined ? { appId: values.app } : { workspaceId: values.workspace! };
+  const target =
+    values.app !== undefined ? { appId: storedId(values.app) } : { workspaceId: storedId(values.workspace!) };
   const issued = await withAdmin(io, (admin) => admin.issueKey.execute(target));
   line(io.stdout, issued.token);
   const owner = issued.key.kind === "app" ? `app ${issued.key.appId}` : `workspace ${issued.key.workspaceId}`;
@@ -51,8 +65,17 @@ async function list(args: string[], io: CommandIo): Promise<number> {
       json: { type: "boolean", default: false },
     },
   });
-  const keys = await withAdmin(io, (admin) =>
-    admin.store.repositories.apiKeys.list({ appId: values.app, workspaceId: values.workspace }),
+  const filter = {
+    appId: values.app === undefined ? undefined : storedId(values.app),
+    workspaceId: values.workspace === undefined ? undefined : storedId(values.workspace),
+  };
+  const keys = await withAdmin(
+    io,
+    async (admin) => {
+      await refuseUnknownOwners(admin, filter, values);
+      return admin.store.repositories.apiKeys.list(filter);
+    },
+    { existingDatabase: true },
   );
   if (values.json) {
     line(
@@ -76,9 +99,24 @@ async function list(args: string[], io: CommandIo): Promise<number> {
 async function revoke(args: string[], io: CommandIo): Promise<number> {
   const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
   if (positionals.length !== 1) throw new UsageError("keys revoke takes one key id.");
-  await withAdmin(io, (admin) => admin.revokeKey.execute(positionals[0]!));
+  await withAdmin(io, (admin) => admin.revokeKey.execute(storedId(positionals[0]!)), {
+    existingDatabase: true,
+  });
   line(io.stdout, `Revoked key ${positionals[0]}.`);
   return EXIT.ok;
+}
+
+/** A listing for an app or workspace that does not exist is a mistake, not an empty list. */
+async function refuseUnknownOwners(
+  admin: Admin,
+  filter: { appId?: string; workspaceId?: string },
+  given: { app?: string; workspace?: string },
+): Promise<void> {
+  const { apps, workspaces } = admin.store.repositories;
+  if (filter.workspaceId !== undefined && !(await workspaces.findById(lookupId(filter.workspaceId))))
+    throw new NotFoundError(`No workspace has the id ${given.workspace}.`);
+  if (filter.appId !== undefined && !(await apps.findById(lookupId(filter.appId))))
+    throw new NotFoundError(`No app has the id ${given.app}.`);
 }
 
 const when = (seconds: number | null) =>

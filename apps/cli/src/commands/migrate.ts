@@ -6,10 +6,12 @@ import { withAdmin } from "../runtime.js";
 
 export const migrateCommand: Command = {
   name: "migrate",
-  summary: "Create the database, or bring its schema up to date",
+  summary: "Bring the database's schema up to date (creating a SQLite file)",
   help: `Usage: service-api migrate
 
-Creates the database of DATABASE_URL if it does not exist and applies every pending migration.
+Applies every pending migration to the database of DATABASE_URL. A SQLite file that does not
+exist is created; a PostgreSQL database must exist already (create it with createdb or CREATE
+DATABASE): migrate creates its tables, not the database.
 The server does the same when it starts; run this before starting several servers at once.`,
   async run(args, io) {
     parseArgs({ args, options: {}, strict: true, allowPositionals: false });

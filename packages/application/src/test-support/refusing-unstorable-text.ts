@@ -34,12 +34,18 @@ function refusing<T extends object>(repository: T): T {
  * nothing, as SQLite does; a use case must never send such text, so tests run against this.
  */
 export function refusingUnstorableText(store: Store): Store {
-  const repositories = Object.fromEntries(
-    Object.entries(store.repositories).map(([name, repository]) => [name, refusing(repository)]),
-  ) as unknown as Repositories;
+  const repositories = refusingAll(store.repositories);
   return {
     ...store,
     repositories,
     transaction: (work) => store.transaction(() => work(repositories)),
+    // A snapshot's own repositories (in memory, a copy), refusing as well.
+    snapshot: (work) => store.snapshot((inSnapshot) => work(refusingAll(inSnapshot))),
   };
+}
+
+function refusingAll(repositories: Repositories): Repositories {
+  return Object.fromEntries(
+    Object.entries(repositories).map(([name, repository]) => [name, refusing(repository)]),
+  ) as unknown as Repositories;
 }

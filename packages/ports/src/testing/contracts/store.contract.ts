@@ -43,12 +43,59 @@ export function describeStoreTransactionContract(openStore: OpenStore): void {
         await store.close();
       }
     });
+
+    it("reads one state in a snapshot: writes committed after its first read are not seen in it", async () => {
+      const store = await openStore();
+      try {
+        const workspace = aWorkspace();
+        const dataset = aDataset(workspace.id);
+        await store.repositories.workspaces.save(workspace);
+        await store.repositories.datasets.save(dataset);
+        const added = aWorkspace();
+        const seen = await store.snapshot(async ({ workspaces, datasets }) => {
+          const first = await workspaces.findById(workspace.id);
+          // Another writer's commits, on another connection where the store has one.
+          await store.repositories.workspaces.save({ ...workspace, name: "Renamed" });
+          await store.repositories.workspaces.save(added);
+          await store.repositories.datasets.save({ ...dataset, name: "Renamed" });
+          return {
+            first,
+            again: await workspaces.findById(workspace.id),
+            all: await workspaces.list(),
+            dataset: await datasets.findInWorkspace(workspace.id, dataset.id),
+          };
+        });
+        expect(seen).toEqual({ first: workspace, again: workspace, all: [workspace], dataset });
+        expect(await store.repositories.workspaces.findById(workspace.id)).toMatchObject({ name: "Renamed" });
+        expect(await store.repositories.workspaces.findById(added.id)).toEqual(added);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("passes a snapshot's result and rejection on, running its work once", async () => {
+      const store = await openStore();
+      try {
+        let runs = 0;
+        expect(await store.snapshot(async () => ++runs)).toBe(1);
+        const failure = new Error("stop here");
+        await expect(
+          store.snapshot(async () => {
+            runs += 1;
+            throw failure;
+          }),
+        ).rejects.toBe(failure);
+        expect(runs).toBe(2);
+      } finally {
+        await store.close();
+      }
+    });
   });
 }
 
 /**
  * For stores with real transactions (not the in-memory double): statements made beside an open
- * transaction neither see its writes nor become part of it.
+ * transaction neither see its writes nor become part of it, and a snapshot refuses writes.
  */
 export function describeStoreIsolationContract(openStore: OpenStore): void {
   describe("Store isolation contract", () => {
@@ -92,6 +139,17 @@ export function describeStoreIsolationContract(openStore: OpenStore): void {
         expect((await read)?.name).toBe(workspace.name);
         await write;
         expect(await store.repositories.tags.boundTagIds(dataset.id)).toEqual([tag.id]);
+      } finally {
+        await store.close();
+      }
+    });
+
+    it("refuses a write made in a snapshot, and keeps nothing of it", async () => {
+      const store = await openStore();
+      try {
+        const workspace = aWorkspace();
+        await expect(store.snapshot(({ workspaces }) => workspaces.save(workspace))).rejects.toThrow();
+        expect(await store.repositories.workspaces.findById(workspace.id)).toBeUndefined();
       } finally {
         await store.close();
       }

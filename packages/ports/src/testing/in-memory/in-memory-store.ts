@@ -10,13 +10,34 @@ import { InMemoryMetadataRepository } from "./in-memory-metadata-repository.js";
 import { InMemoryRateLimitRepository } from "./in-memory-rate-limit-repository.js";
 import { InMemoryTagRepository } from "./in-memory-tag-repository.js";
 import { InMemoryWorkspaceRepository } from "./in-memory-workspace-repository.js";
-import type { Snapshotting } from "./snapshotting.js";
+import { copyOf, restoreAll, type SnapshottingRepositories, snapshotAll } from "./snapshotting.js";
 
 /**
  * A store that lives in memory: for use-case tests and demos, never for data that matters.
  * Transactions roll back by restoring a snapshot; they are not isolated from concurrent writers.
+ * A snapshot reads a copy of every repository, taken when it starts.
  */
 export function createInMemoryStore(): Store {
+  const repositories = createInMemoryRepositories();
+  return {
+    repositories,
+    async transaction<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
+      const saved = snapshotAll(repositories);
+      try {
+        return await work(repositories);
+      } catch (error) {
+        restoreAll(repositories, saved);
+        throw error;
+      }
+    },
+    snapshot: async (work) => work(copyOf(repositories, createInMemoryRepositories())),
+    ping: async () => {},
+    close: async () => {},
+  };
+}
+
+/** Empty repositories wired to one another, as one store's are. */
+function createInMemoryRepositories(): SnapshottingRepositories {
   // Shared, and never rolled back: a revision that changed for nothing only costs a re-read.
   const access = new AccessRevision();
   const workspaces = new InMemoryWorkspaceRepository(access);
@@ -37,7 +58,7 @@ export function createInMemoryStore(): Store {
   const conversations = new InMemoryConversationRepository();
   conversations.endUserIdOf = async (appId, sessionId) =>
     (await endUsers.findBySessionId(appId, sessionId))?.id;
-  const repositories = {
+  return {
     workspaces,
     apiKeys: new InMemoryApiKeyRepository(access),
     datasets,
@@ -48,20 +69,5 @@ export function createInMemoryStore(): Store {
     endUsers,
     conversations,
     rateLimits: new InMemoryRateLimitRepository(),
-  } satisfies Repositories & Record<string, Snapshotting>;
-  const all = Object.values(repositories);
-  return {
-    repositories,
-    async transaction<T>(work: (repositories: Repositories) => Promise<T>): Promise<T> {
-      const snapshots = all.map((repository) => repository.snapshot());
-      try {
-        return await work(repositories);
-      } catch (error) {
-        for (const [index, repository] of all.entries()) repository.restore(snapshots[index]);
-        throw error;
-      }
-    },
-    ping: async () => {},
-    close: async () => {},
   };
 }

@@ -1,7 +1,30 @@
+import type { Repositories } from "../../repositories.js";
+
 /** State an in-memory repository can copy and put back: how the in-memory store rolls back. */
 export interface Snapshotting {
   snapshot(): unknown;
   restore(snapshot: unknown): void;
+}
+
+/** A store's repositories, each of which can be copied and put back. */
+export type SnapshottingRepositories = { [Name in keyof Repositories]: Repositories[Name] & Snapshotting };
+
+/** A copy of every repository's state, to put back with `restoreAll`. */
+export function snapshotAll(repositories: SnapshottingRepositories): Map<string, unknown> {
+  return new Map(Object.entries(repositories).map(([name, repository]) => [name, repository.snapshot()]));
+}
+
+export function restoreAll(repositories: SnapshottingRepositories, saved: Map<string, unknown>): void {
+  for (const [name, repository] of Object.entries(repositories)) repository.restore(saved.get(name));
+}
+
+/** `empty`, given a copy of the state of `repositories`: later writes to either leave the other as it is. */
+export function copyOf(
+  repositories: SnapshottingRepositories,
+  empty: SnapshottingRepositories,
+): SnapshottingRepositories {
+  restoreAll(empty, snapshotAll(repositories));
+  return empty;
 }
 
 /** Text in code point order, as SQLite compares it and as PostgreSQL's "C" collation does. */
