@@ -54,14 +54,33 @@ async function inChunks<T>(
   return result;
 }
 
-/** Writes `produce`'s text to `stream` as it comes, waiting whenever the stream's buffer is full. */
-export function writeToStream<T>(
+/**
+ * Writes `produce`'s text to `stream` as it comes, waiting whenever the stream's buffer is full. A
+ * stream that fails (a reader that went away: `EPIPE`) fails the next write, never the process.
+ */
+export async function writeToStream<T>(
   stream: NodeJS.WritableStream,
   produce: (write: WriteText) => Promise<T>,
 ): Promise<T> {
-  return inChunks(produce, async (text) => {
-    if (!stream.write(text)) await once(stream, "drain");
-  });
+  let failure: unknown;
+  const failed = (error: unknown) => {
+    failure ??= error;
+  };
+  stream.on("error", failed);
+  try {
+    const result = await inChunks(produce, async (text) => {
+      if (failure !== undefined) throw failure;
+      if (!stream.write(text)) await once(stream, "drain");
+    });
+    // Written means flushed: an empty write's callback comes once every write before it has ended.
+    await new Promise<void>((resolve, reject) =>
+      stream.write("", (error) => (error ? reject(error) : resolve())),
+    );
+    if (failure !== undefined) throw failure;
+    return result;
+  } finally {
+    stream.off("error", failed);
+  }
 }
 
 /**
