@@ -115,15 +115,17 @@ async function openOn(
   );
   const Client = unanswered.clientClass();
   const pool = new pg.Pool({
+    // Connection parameters the URL may give instead (as pg's `connectionString` lets it).
+    statement_timeout: statementTimeoutMs,
+    application_name: "service-api",
+    ...connectionSettings(databaseUrl),
+    // The pool's own, checked bounds and wiring: a URL's query (`?max=1`) does not replace them.
     max,
     connectionTimeoutMillis: connectionTimeoutMs,
     idleTimeoutMillis: idleTimeoutMs,
-    statement_timeout: statementTimeoutMs,
-    application_name: "service-api",
     types: postgresTypes,
     stream: sockets.stream,
     ...(Client && { Client }),
-    ...connectionSettings(databaseUrl),
   });
   // A connection the server drops (a restart, a failover, pg_terminate_backend) emits "error" on
   // its client, in use or not; unheard, that ends the process. The query it ran fails on its own,
