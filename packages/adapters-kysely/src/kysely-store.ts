@@ -1,3 +1,4 @@
+import { StoreUnavailableError } from "@service-api/domain";
 import type { ConnectionCounts, Store } from "@service-api/ports";
 import { type Kysely, sql } from "kysely";
 import { createKyselyRepositories } from "./create-kysely-repositories.js";
@@ -58,6 +59,10 @@ export function kyselyStore(db: Kysely<DatabaseSchema>, storeOptions: KyselyStor
             .setIsolationLevel("repeatable read")
             .setAccessMode("read only")
             .execute((trx) => work(repositories(trx, true)));
+        } catch (error) {
+          // Not run again (see above): a conflict (a connection the server ended for idleness,
+          // say) is a store that cannot serve now, as a transaction that keeps losing one is.
+          throw options.isConflict?.(error) ? new StoreUnavailableError({ cause: error }) : error;
         } finally {
           if (reader !== db) await reader.destroy();
         }

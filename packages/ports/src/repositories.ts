@@ -36,7 +36,9 @@ export interface Store {
    * their first read, and nothing committed after it, by this store or another. For reading only:
    * a write through them fails (on a database) or lands nowhere (in memory). The result or the
    * rejection is passed on; `work` is never run twice, so it may have effects of its own (writing
-   * a file). A database holds a connection, and an old state, for as long as `work` runs.
+   * a file). A database holds a connection, and an old state, for as long as `work` runs; a SQLite
+   * database in memory has no other, so calls through the store itself wait until `work` ends
+   * (`work` must not await one). A conflict is a `StoreUnavailableError`, as elsewhere.
    */
   snapshot<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>;
   /** Whether the store answers; for health checks. */
