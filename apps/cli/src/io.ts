@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
-import { open, rename, rm } from "node:fs/promises";
+import { open, realpath, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 
 /** Where a command reads and writes: the process's streams, or a test's. */
@@ -85,16 +85,26 @@ export async function writeToStream<T>(
 
 /**
  * Writes `produce`'s text as the file at `path`, never leaving it half written: into a new file
- * beside it, flushed to disk and then renamed over it. When `produce` or a write fails, the new
- * file is removed and `path` is left as it was.
+ * beside it (beside the file a symbolic link names), flushed to disk and then renamed over it,
+ * with the permissions of the file it replaces. When `produce` or a write fails, the new file is
+ * removed and `path` is left as it was.
  */
 export async function writeFileAtomically<T>(
-  path: string,
+  given: string,
   produce: (write: WriteText) => Promise<T>,
 ): Promise<T> {
+  // Through a symbolic link to the file it names, keeping that file's permissions (a new file's
+  // are the umask's, as with any file written).
+  const path = await realpath(given).catch(() => given);
+  const kept = await stat(path).then(
+    (stats) => stats.mode & 0o7777,
+    () => undefined,
+  );
   const temporary = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
-  const file = await open(temporary, "wx");
+  const file = await open(temporary, "wx", kept ?? 0o666);
   try {
+    // `open` takes the umask off the mode it is given: the replaced file's is set as it was.
+    if (kept !== undefined) await file.chmod(kept);
     const result = await inChunks(produce, (text) => file.writeFile(text));
     await file.sync();
     await file.close();

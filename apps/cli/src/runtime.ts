@@ -1,5 +1,4 @@
 import { existsSync } from "node:fs";
-import { fileURLToPath } from "node:url";
 import {
   RandomTokenGenerator,
   RandomUuidGenerator,
@@ -14,7 +13,13 @@ import {
   LoadDemoWorkspace,
   RevokeApiKey,
 } from "@service-api/provisioning";
-import { openStore, storeKindOf, storeOptionsFromEnvironment } from "@service-api/stores";
+import {
+  checkStoreOptions,
+  openStore,
+  sqlitePathOf,
+  storeKindOf,
+  storeOptionsFromEnvironment,
+} from "@service-api/stores";
 import type { CommandIo } from "./io.js";
 
 export interface AdminOptions {
@@ -28,7 +33,11 @@ export interface AdminOptions {
 /** The CLI's composition root: the store `DATABASE_URL` names and the provisioning use cases over it. */
 export async function openAdmin(io: CommandIo, { existingDatabase = false }: AdminOptions = {}) {
   const { databaseUrl, pool } = storeOptionsFromEnvironment(io.env);
-  if (existingDatabase) refuseMissingSqliteFile(databaseUrl);
+  // What no store can take is refused as such first: "no such file" would hide it.
+  if (existingDatabase) {
+    checkStoreOptions({ databaseUrl, pool });
+    refuseMissingSqliteFile(databaseUrl);
+  }
   const store: Store = await openStore({ databaseUrl, pool });
   const [ids, hasher, clock] = [new RandomUuidGenerator(), new Sha256TokenHasher(), new SystemClock()];
   const importData = new ImportData(store, ids, hasher, clock);
@@ -64,20 +73,9 @@ export async function withAdmin<T>(
 
 function refuseMissingSqliteFile(databaseUrl: string): void {
   if (storeKindOf(databaseUrl) !== "sqlite") return;
-  const path = sqliteFileOf(databaseUrl);
+  const path = sqlitePathOf(databaseUrl);
   if (path === ":memory:" || existsSync(path)) return;
   throw new Error(
     `DATABASE_URL names a SQLite file that does not exist: ${path}. Nothing was created: check DATABASE_URL, or create the database with service-api migrate.`,
   );
-}
-
-/**
- * The file a SQLite `DATABASE_URL` names, read as the SQLite adapter reads it (its `sqlitePathOf`,
- * which the CLI's dependencies do not export): a path, or a `file:` URL without its query.
- */
-function sqliteFileOf(databaseUrl: string): string {
-  const withoutQuery = databaseUrl.split("?")[0]!;
-  if (databaseUrl.startsWith("file://")) return fileURLToPath(withoutQuery);
-  if (databaseUrl.startsWith("file:")) return decodeURIComponent(withoutQuery.slice("file:".length));
-  return databaseUrl;
 }

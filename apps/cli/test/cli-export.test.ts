@@ -1,4 +1,14 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DEMO, demoWorkspaceFile } from "@service-api/provisioning";
@@ -97,6 +107,29 @@ describe("writing a file atomically", () => {
     ).toBe("done");
     expect(readFileSync(target, "utf8")).toBe(pieces.join(""));
     expect(readdirSync(directory)).toEqual(["backup.json"]);
+  });
+});
+
+describe("writing a file atomically, over a file that has permissions or a link to it", () => {
+  it("keeps the permissions of the file it replaces", async () => {
+    const target = join(emptyFolder(), "backup.json");
+    writeFileSync(target, "old");
+    chmodSync(target, 0o600);
+    await writeFileAtomically(target, async (write) => write("new"));
+    expect(statSync(target).mode & 0o777).toBe(0o600);
+    expect(readFileSync(target, "utf8")).toBe("new");
+  });
+
+  it("writes the file a symbolic link names, leaving the link a link", async () => {
+    const directory = emptyFolder();
+    const target = join(directory, "backup.json");
+    const link = join(directory, "latest.json");
+    writeFileSync(target, "old");
+    symlinkSync(target, link);
+    await writeFileAtomically(link, async (write) => write("new"));
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(readFileSync(target, "utf8")).toBe("new");
+    expect(readdirSync(directory).sort()).toEqual(["backup.json", "latest.json"]);
   });
 });
 

@@ -1,5 +1,5 @@
 export { StoreClosedError } from "@service-api/adapters-postgres";
-export { SqliteFileError } from "@service-api/adapters-sqlite";
+export { SqliteFileError, sqlitePathOf } from "@service-api/adapters-sqlite";
 export * from "./check-store-options.js";
 export * from "./open-store.js";
 export * from "./store-environment.js";

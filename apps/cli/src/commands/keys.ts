@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { type ApiKey, lookupId, NotFoundError } from "@service-api/domain";
+import { type ApiKey, canonicalUuid, lookupId, NotFoundError } from "@service-api/domain";
 import type { Command } from "../command.js";
 import { type CommandIo, EXIT, line, UsageError } from "../io.js";
 import { type Admin, withAdmin } from "../runtime.js";
@@ -17,17 +17,11 @@ on standard output; only its hash is stored, so it cannot be shown again. Listin
 keys, only their first characters. list and revoke refuse a DATABASE_URL naming no SQLite file.
 Exit codes: 0 done, 1 no such app, workspace, key or database, 2 wrong usage.`;
 
-const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
-
 /**
  * An id as the HTTP API reads one from a path: a UUID in any case, with or without hyphens, is
  * looked up in the form it is stored in (lowercase, hyphenated); anything else as given.
  */
-function storedId(text: string): string {
-  if (!UUID.test(text)) return text;
-  const hex = text.replaceAll("-", "").toLowerCase();
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
+const storedId = (text: string): string => canonicalUuid(text) ?? text;
 
 export const keysCommand: Command = {
   name: "keys",

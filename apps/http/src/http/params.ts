@@ -1,9 +1,5 @@
-import { InvalidParamError, NO_ID } from "@service-api/domain";
+import { canonicalUuid, InvalidParamError, NO_ID } from "@service-api/domain";
 import type { z } from "zod";
-
-const UUID = /^[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}$/i;
-/** The stored form itself: most ids arrive so, and need no rewriting. */
-const CANONICAL_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 // What an id that is not a UUID becomes (`NO_ID`, the domain's): every stored id is a UUID, so such an
 // id names nothing, and the empty string is one every store can look up.
@@ -12,10 +8,7 @@ export { NO_ID };
 /** An id from a path or body as stored: a UUID in its canonical lowercase, hyphenated form, else `NO_ID`. */
 export function pathId(value: string | string[] | undefined): string {
   const text = Array.isArray(value) ? (value[0] ?? "") : (value ?? "");
-  if (CANONICAL_UUID.test(text)) return text;
-  if (!UUID.test(text)) return NO_ID;
-  const hex = text.replaceAll("-", "").toLowerCase();
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+  return canonicalUuid(text) ?? NO_ID;
 }
 
 /** The first value of a query parameter, as Flask's `args.get` reads it. */
