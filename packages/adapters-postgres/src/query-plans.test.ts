@@ -1,4 +1,4 @@
-import { aDataset, aDocument, aMetadataField, aWorkspace } from "@service-api/ports/testing";
+import { aChunk, aDataset, aDocument, aMetadataField, aWorkspace } from "@service-api/ports/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPostgresStore } from "./open-postgres-store.js";
@@ -74,6 +74,69 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
         await client.end();
       }
     } finally {
+      await store.close();
+    }
+  });
+
+  it("reads a dataset's documents in position order from where a page ended, in the index's order", async () => {
+    const url = await createTestSchema(database.url);
+    const { store, statements, record } = await recordingStore(url);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { workspaces, datasets, documents } = store.repositories;
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      // Enough documents, three to a position, that the planner weighs the indexes as at scale.
+      const saved = Array.from({ length: 3000 }, (_, index) =>
+        aDocument(dataset.id, { position: Math.floor(index / 3) }),
+      );
+      await store.transaction(async (repositories) => {
+        for (const document of saved) await repositories.documents.save(document);
+      });
+      await documents.saveChunks(saved.flatMap((document) => [aChunk(document.id), aChunk(document.id)]));
+      await client.query("vacuum analyze documents, chunks");
+      const place = saved[1500]!;
+      const pages = await record(() =>
+        Promise.all([
+          documents.listInDatasetAfter(dataset.id, undefined, 200),
+          documents.listInDatasetAfter(dataset.id, place, 200),
+        ]),
+      );
+      expect(pages.map((page) => page.length)).toEqual([200, 200]);
+      const chunkStatements = statements.length;
+      await record(() => documents.listChunksOf(pages[1]!.map((document) => document.id)));
+      // Planned for these values, and for any (the generic plan a named statement ends up with).
+      for (const { sql, parameters } of statements.slice(0, chunkStatements)) {
+        const values = (parameters as unknown[]).map((value) => client.escapeLiteral(String(value)));
+        await client.query(`prepare page as ${sql}`);
+        const plans = [(await client.query(`explain ${sql}`, parameters as unknown[])).rows];
+        await client.query("set plan_cache_mode = force_generic_plan");
+        plans.push((await client.query(`explain execute page(${values.join(", ")})`)).rows);
+        await client.query("reset plan_cache_mode");
+        await client.query("deallocate page");
+        for (const rows of plans) {
+          const plan = rows.map((row: Record<string, string>) => row["QUERY PLAN"]).join("\n");
+          expect(plan).toMatch(/Index Scan using documents_by_dataset_position on documents/);
+          expect(plan).not.toMatch(/Sort|Seq Scan/);
+          if (values.length > 2) {
+            expect(plan).toMatch(/Index Cond: \(\(dataset_id = .*\) AND \(ROW\("position", id\) > ROW\(/);
+          }
+        }
+      }
+      // A page's chunks, a fair share of this small table, may be read by a scan; with scans priced
+      // out, the index must serve the statement's condition (as it does at scale), then a sort.
+      await client.query("set enable_seqscan = off");
+      for (const { sql, parameters } of statements.slice(chunkStatements)) {
+        const { rows } = await client.query(`explain ${sql}`, parameters as unknown[]);
+        const plan = rows.map((row: Record<string, string>) => row["QUERY PLAN"]).join("\n");
+        expect(plan).toMatch(/Index Cond: \(document_id = ANY /);
+        expect(plan).not.toMatch(/Seq Scan/);
+      }
+    } finally {
+      await client.end();
       await store.close();
     }
   });

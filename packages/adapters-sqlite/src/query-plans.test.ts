@@ -151,7 +151,13 @@ async function readEverything() {
   await apiKeys.list({ appId: app.id });
   await datasets.listInWorkspace(workspace.id);
   await documents.listInDataset(dataset.id);
+  positionReads.start = reads.length;
+  await documents.listInDatasetAfter(dataset.id, undefined, 200);
+  await documents.listInDatasetAfter(dataset.id, document, 200);
+  positionReads.end = reads.length;
   await documents.listChunks(document.id);
+  await documents.listChunksOf([document.id]);
+  await documents.listChunksOf(Array.from({ length: 200 }, (_, index) => `${document.id}-${index}`));
   await tags.listInWorkspace(workspace.id);
   await apps.listInWorkspace(workspace.id);
   await endUsers.findById(endUser.id);
@@ -184,6 +190,8 @@ const record = (sql: string, parameters: readonly unknown[]) => {
 };
 /** Where the reads of the document list filtered by keyword are. */
 const keywordReads = { start: 0, end: 0 };
+/** Where the reads of a dataset's documents in position order, a page at a time, are. */
+const positionReads = { start: 0, end: 0 };
 
 beforeAll(async () => {
   store = await openSqliteStore({ databaseUrl: path, onQuery: record });
@@ -238,6 +246,25 @@ describe("SQLite query plans", () => {
         (plan) => plan.filter((detail) => /SCAN document_names VIRTUAL TABLE INDEX/.test(detail)).length,
       );
       expect(searches).toEqual([2, 0]);
+    } finally {
+      database.close();
+    }
+  });
+
+  it("reads a dataset's documents in position order from where a page ended, in the index's order", () => {
+    const database = new Database(path, { readonly: true });
+    try {
+      const plans = reads.slice(positionReads.start, positionReads.end).map(({ sql, parameters }) =>
+        database
+          .prepare(`explain query plan ${sql}`)
+          .all(...(parameters as unknown[]))
+          .map((step) => (step as { detail: string }).detail),
+      );
+      // The first page from the dataset's first entry, a later one from the entry after its place.
+      expect(plans).toEqual([
+        ["SEARCH documents USING INDEX documents_by_dataset_position (dataset_id=?)"],
+        ["SEARCH documents USING INDEX documents_by_dataset_position (dataset_id=? AND (position,id)>(?,?))"],
+      ]);
     } finally {
       database.close();
     }

@@ -40,6 +40,12 @@ export interface DocumentDetailRecord {
   creatorName: string | null;
 }
 
+/** A document's place in its dataset's position order: where `listInDatasetAfter` goes on from. */
+export interface DocumentPlace {
+  position: number;
+  id: string;
+}
+
 /** Which documents a list holds. */
 export interface DocumentFilter {
   /** A substring of the name (see `matchesTextFilter`). */
@@ -111,6 +117,16 @@ export interface DocumentRepository {
   /** The dataset's documents, by position then id. */
   listInDataset(datasetId: string): Promise<Document[]>;
   /**
+   * Up to `limit` of the dataset's documents in `listInDataset`'s order (position, then id in code
+   * point order) that come after `after`: a greater position, or the same position and a greater
+   * id. Without `after`, from the first. Empty past the last document, and for an empty or missing
+   * dataset. Each page is read from where the last one ended, so reading a dataset a page at a time
+   * (passing each page's last document on) costs the same per page however far in it is, and in
+   * one snapshot reads each document once. Pages read outside one see the writes made between
+   * them where they fall: a document placed behind `after` meanwhile is not read, one ahead of it is.
+   */
+  listInDatasetAfter(datasetId: string, after: DocumentPlace | undefined, limit: number): Promise<Document[]>;
+  /**
    * A page of the dataset's documents matching `filter`, newest first (`createdAt`), then by
    * position descending, then id; and how many match in all: one statement where the store can.
    */
@@ -134,6 +150,11 @@ export interface DocumentRepository {
   ): Promise<{ dataset: Dataset | undefined; items: DocumentListing[]; total: number }>;
   /** The document's chunks, by position then id. */
   listChunks(documentId: string): Promise<Chunk[]>;
+  /**
+   * The chunks of each of these documents, as `listChunks` gives them, read together: every id
+   * given is a key, one without chunks (or no document) maps to []. Ids given twice are read once.
+   */
+  listChunksOf(documentIds: readonly string[]): Promise<Map<string, Chunk[]>>;
   /** Count, total hit count and total characters of the document's chunks (all zero without chunks). */
   chunkStats(documentId: string): Promise<ChunkStats>;
   /** Number of documents in the dataset. */

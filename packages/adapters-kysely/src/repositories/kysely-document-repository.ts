@@ -1,5 +1,5 @@
 import type { Chunk, ChunkStats, Document, UploadFile } from "@service-api/domain";
-import type { DocumentFilter, DocumentRepository, StatusUpdate } from "@service-api/ports";
+import type { DocumentFilter, DocumentPlace, DocumentRepository, StatusUpdate } from "@service-api/ports";
 import type { Kysely } from "kysely";
 import { compiledForIds, compiledRead, compiledReadWith } from "../compiled-read.js";
 import type { DatabaseSchema, Flag } from "../schema.js";
@@ -7,6 +7,7 @@ import type { SqlFeatures } from "../sql-features.js";
 import { type DatasetScope, lockedWhereRowsLock, withAndWithoutServing } from "./dataset-rows.js";
 import { documentDetailRead } from "./document-detail-read.js";
 import { documentCount, readDocumentPage, readDocumentPageWithDataset } from "./document-page-read.js";
+import { CHUNK_COLUMNS, chunkFromRow, readChunksOf, readDocumentsAfter } from "./document-position-read.js";
 import { documentFromRow, documentToRow } from "./document-rows.js";
 import { findForStatusUpdate, updateStatus } from "./document-status-writes.js";
 import { toFlag, updateAllBut } from "./rows.js";
@@ -192,21 +193,23 @@ export class KyselyDocumentRepository implements DocumentRepository {
     return rows.map(documentFromRow);
   }
 
+  listInDatasetAfter(datasetId: string, after: DocumentPlace | undefined, limit: number) {
+    return readDocumentsAfter(this.db, datasetId, after, limit);
+  }
+
   async listChunks(documentId: string): Promise<Chunk[]> {
     const rows = await this.db
       .selectFrom("chunks")
-      .select(["id", "document_id", "position", "content", "hit_count"])
+      .select(CHUNK_COLUMNS)
       .where("document_id", "=", documentId)
       .orderBy("position")
       .orderBy("id")
       .execute();
-    return rows.map((row) => ({
-      id: row.id,
-      documentId: row.document_id,
-      position: row.position,
-      content: row.content,
-      hitCount: row.hit_count,
-    }));
+    return rows.map(chunkFromRow);
+  }
+
+  listChunksOf(documentIds: readonly string[]) {
+    return readChunksOf(this.db, this.features, documentIds);
   }
 
   async findInDataset(datasetId: string, documentId: string): Promise<Document | undefined> {

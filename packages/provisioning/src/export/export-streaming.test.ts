@@ -6,7 +6,7 @@ import { createProvisioningWorld, STORES } from "../test-world.test-support.js";
 import { ExportData } from "./export-data.js";
 
 /** Pages of two, so that every read of the export pages. */
-const SMALL_PAGES = { orderPage: 2, documentsPerRead: 2 };
+const SMALL_PAGES = { documentsPerRead: 2 };
 
 const id = (suffix: number) => `7b2e4c1a-9d3f-4a6b-8c5e-${String(suffix).padStart(12, "0")}`;
 const T = 1_767_225_600;

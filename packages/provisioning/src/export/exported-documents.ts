@@ -1,4 +1,4 @@
-import type { Document, MetadataEntry, ProcessRule } from "@service-api/domain";
+import type { Chunk, Document, MetadataEntry, ProcessRule } from "@service-api/domain";
 import type { Repositories } from "@service-api/ports";
 import type { ImportFileInput } from "../format/import-file-schema.js";
 
@@ -7,22 +7,18 @@ export type DocumentOutput = NonNullable<DatasetOutput["documents"]>[number];
 
 /** How many documents an export reads at a time. */
 export interface ExportPaging {
-  /** Documents per page of the first pass, which keeps only each one's position and id. */
-  orderPage: number;
-  /** Documents read together (their values too) in the second pass. */
+  /** Documents read together, then their values and their chunks, each in one read. */
   documentsPerRead: number;
 }
 
-export const DEFAULT_EXPORT_PAGING: ExportPaging = { orderPage: 10_000, documentsPerRead: 200 };
+export const DEFAULT_EXPORT_PAGING: ExportPaging = { documentsPerRead: 200 };
 
 export const processRuleOutput = ({ id, mode, rules }: ProcessRule) => ({ id, mode, rules });
 
 /**
  * The dataset's documents in `listInDataset`'s order (position, then id), a page at a time, so that
- * a dataset of a million documents is never in memory at once. The store pages documents only
- * newest first (`listPage`), so a first pass keeps each one's position and id (about 100 bytes a
- * document) and sorts them; the second reads the documents by id, a page at a time, and the chunks
- * of one document at a time. Within a snapshot both passes read the same documents.
+ * a dataset of a million documents is never in memory at once: each page is read from the last
+ * document of the one before (`listInDatasetAfter`), then its documents' values and chunks.
  */
 export async function* exportedDocuments(
   repositories: Repositories,
@@ -30,52 +26,31 @@ export async function* exportedDocuments(
   paging: ExportPaging,
 ): AsyncGenerator<DocumentOutput> {
   const { documents, metadata } = repositories;
-  const ids = await idsInPositionOrder(repositories, datasetId, paging.orderPage);
-  for (let start = 0; start < ids.length; start += paging.documentsPerRead) {
-    const page = ids.slice(start, start + paging.documentsPerRead);
-    const [found, values] = await Promise.all([
-      documents.findManyInDataset(datasetId, page),
-      metadata.valuesOfDocuments(page),
+  let after: Document | undefined;
+  for (;;) {
+    const page = await documents.listInDatasetAfter(datasetId, after, paging.documentsPerRead);
+    if (page.length === 0) return;
+    const ids = page.map((document) => document.id);
+    const [values, chunks] = await Promise.all([
+      metadata.valuesOfDocuments(ids),
+      documents.listChunksOf(ids),
     ]);
-    const byId = new Map(found.map((document) => [document.id, document]));
-    for (const id of page) {
-      const document = byId.get(id);
-      if (document) yield await documentOutput(repositories, document, values.get(id) ?? []);
+    for (const document of page) {
+      const { id } = document;
+      yield await documentOutput(repositories, document, values.get(id) ?? [], chunks.get(id) ?? []);
     }
+    if (page.length < paging.documentsPerRead) return;
+    after = page.at(-1);
   }
-}
-
-/** The ids of the dataset's documents, by position then id (code point order, as the stores sort). */
-async function idsInPositionOrder(
-  { documents }: Repositories,
-  datasetId: string,
-  pageSize: number,
-): Promise<string[]> {
-  const ids: string[] = [];
-  const positions: number[] = [];
-  for (let offset = 0; ; offset += pageSize) {
-    const { items } = await documents.listPage(datasetId, {}, offset, pageSize);
-    for (const { document } of items) {
-      ids.push(document.id);
-      positions.push(document.position);
-    }
-    if (items.length < pageSize) break;
-  }
-  const byText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return [...ids.keys()]
-    .sort((a, b) => positions[a]! - positions[b]! || byText(ids[a]!, ids[b]!))
-    .map((index) => ids[index]!);
 }
 
 async function documentOutput(
   { documents }: Repositories,
   document: Document,
   values: MetadataEntry[],
+  chunks: Chunk[],
 ): Promise<DocumentOutput> {
-  const [file, chunks] = await Promise.all([
-    document.uploadFileId ? documents.findUploadFile(document.uploadFileId) : undefined,
-    documents.listChunks(document.id),
-  ]);
+  const file = document.uploadFileId ? await documents.findUploadFile(document.uploadFileId) : undefined;
   return {
     id: document.id,
     name: document.name,

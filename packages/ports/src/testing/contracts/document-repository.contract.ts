@@ -227,6 +227,103 @@ export function describeDocumentRepositoryContract(openStore: OpenStore): void {
       expect(await documents.listChunks(second.id)).toEqual([]);
     });
 
+    it("lists a dataset's documents a page at a time after a place, by position then id in code point order", async () => {
+      const { documents, datasets } = repositories();
+      const { workspace, dataset } = await seedDataset();
+      const other = aDataset(workspace.id);
+      await datasets.save(other);
+      const base = globalThis.crypto.randomUUID();
+      // In code point order "B" < "a" < "b": locale orders would put "a" first.
+      const placed = (suffix: string, position: number) =>
+        aDocument(dataset.id, { id: `${base}-${suffix}`, position });
+      const [z, upperB, a, b, c, upperA] = [
+        placed("z", 0),
+        placed("B", 1),
+        placed("a", 1),
+        placed("b", 1),
+        placed("c", 2),
+        placed("A", 3),
+      ];
+      for (const document of [c, b, upperA, z, a, upperB]) await documents.save(document);
+      await documents.save(aDocument(other.id, { position: 1 }));
+      const inOrder = [z, upperB, a, b, c, upperA];
+      expect(await documents.listInDataset(dataset.id)).toEqual(inOrder);
+
+      // Pages of two: the second starts between two documents of one position.
+      const pages = [];
+      for (let page = await documents.listInDatasetAfter(dataset.id, undefined, 2); page.length > 0; ) {
+        pages.push(page);
+        page = await documents.listInDatasetAfter(dataset.id, page.at(-1), 2);
+      }
+      expect(pages).toEqual([
+        [z, upperB],
+        [a, b],
+        [c, upperA],
+      ]);
+      expect(await documents.listInDatasetAfter(dataset.id, undefined, 10)).toEqual(inOrder);
+      expect(await documents.listInDatasetAfter(dataset.id, { position: 1, id: a.id }, 10)).toEqual([
+        b,
+        c,
+        upperA,
+      ]);
+      // A place no document holds: what comes after it.
+      expect(await documents.listInDatasetAfter(dataset.id, { position: 1, id: `${base}-aa` }, 2)).toEqual([
+        b,
+        c,
+      ]);
+      expect(await documents.listInDatasetAfter(dataset.id, { position: 2, id: "" }, 10)).toEqual([
+        c,
+        upperA,
+      ]);
+      expect(await documents.listInDatasetAfter(dataset.id, upperA, 10)).toEqual([]);
+    });
+
+    it("lists no documents after any place of an empty or a missing dataset", async () => {
+      const { documents } = repositories();
+      const { workspace, dataset } = await seedDataset();
+      const missing = aDataset(workspace.id).id;
+      for (const datasetId of [dataset.id, missing]) {
+        expect(await documents.listInDatasetAfter(datasetId, undefined, 10)).toEqual([]);
+        expect(await documents.listInDatasetAfter(datasetId, { position: 0, id: "" }, 10)).toEqual([]);
+      }
+    });
+
+    it("reads the chunks of many documents at once, each document's as listChunks gives them", async () => {
+      const { documents } = repositories();
+      const { dataset } = await seedDataset();
+      const [first, second, bare] = [aDocument(dataset.id), aDocument(dataset.id), aDocument(dataset.id)];
+      for (const document of [first, second, bare]) await documents.save(document);
+      const base = globalThis.crypto.randomUUID();
+      const [late, upperB, a] = [
+        aChunk(first.id, { id: `${base}-0`, position: 2 }),
+        aChunk(first.id, { id: `${base}-B`, position: 1 }),
+        aChunk(first.id, { id: `${base}-a`, position: 1 }),
+      ];
+      const theirs = aChunk(second.id, { position: 7 });
+      await documents.saveChunks([late, theirs, a, upperB]);
+      const unknown = aDocument(dataset.id).id;
+
+      const chunks = await documents.listChunksOf([first.id, second.id, bare.id, unknown, first.id]);
+      expect([...chunks.keys()].sort()).toEqual([first.id, second.id, bare.id, unknown].sort());
+      expect(chunks.get(first.id)).toEqual([upperB, a, late]);
+      expect(chunks.get(first.id)).toEqual(await documents.listChunks(first.id));
+      expect(chunks.get(second.id)).toEqual([theirs]);
+      expect(chunks.get(bare.id)).toEqual([]);
+      expect(chunks.get(unknown)).toEqual([]);
+      expect((await documents.listChunksOf([])).size).toBe(0);
+    });
+
+    it("reads the chunks of seventy documents at once, each under its own id", async () => {
+      const { documents } = repositories();
+      const { dataset } = await seedDataset();
+      const many = Array.from({ length: 70 }, (_, position) => aDocument(dataset.id, { position }));
+      for (const document of many) await documents.save(document);
+      const chunks = many.map((document) => aChunk(document.id, { content: document.id }));
+      await documents.saveChunks(chunks);
+      const read = await documents.listChunksOf(many.map((document) => document.id));
+      expect(many.map((document) => read.get(document.id))).toEqual(chunks.map((chunk) => [chunk]));
+    });
+
     it("replaces a document's chunks, leaving other documents' alone", async () => {
       const { documents } = repositories();
       const { dataset } = await seedDataset();

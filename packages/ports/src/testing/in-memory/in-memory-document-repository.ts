@@ -12,6 +12,7 @@ import {
 import type {
   DocumentFilter,
   DocumentListing,
+  DocumentPlace,
   DocumentRepository,
   StatusUpdate,
 } from "../../document-repository.js";
@@ -59,6 +60,15 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
     return structuredClone(this.#ofDataset(datasetId).sort(byPosition));
   }
 
+  async listInDatasetAfter(
+    datasetId: string,
+    after: DocumentPlace | undefined,
+    limit: number,
+  ): Promise<Document[]> {
+    const ahead = this.#ofDataset(datasetId).filter((document) => !after || byPosition(document, after) > 0);
+    return structuredClone(ahead.sort(byPosition).slice(0, limit));
+  }
+
   async listPage(
     datasetId: string,
     filter: DocumentFilter,
@@ -98,6 +108,13 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
   async listChunks(documentId: string): Promise<Chunk[]> {
     const chunks = [...this.#chunks.values()].filter((chunk) => chunk.documentId === documentId);
     return structuredClone(chunks.sort(byPosition));
+  }
+
+  async listChunksOf(documentIds: readonly string[]): Promise<Map<string, Chunk[]>> {
+    const chunks = new Map(documentIds.map((id) => [id, [] as Chunk[]]));
+    for (const chunk of this.#chunks.values()) chunks.get(chunk.documentId)?.push(structuredClone(chunk));
+    for (const ofDocument of chunks.values()) ofDocument.sort(byPosition);
+    return chunks;
   }
 
   async save(document: Document): Promise<"owned_elsewhere" | undefined> {
