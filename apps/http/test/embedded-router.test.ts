@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { TEST_SERVER_URL } from "@service-api/adapters-postgres/testing";
 import { StoreOptionsError } from "@service-api/stores";
-import express, { type Router } from "express";
+import express, { type Express, type Router } from "express";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
   ConfigError,
@@ -39,9 +39,8 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-/** A host Express app serving `router` at `mountPath` on an ephemeral port; its base URL. */
-async function host(router: Router, mountPath = "/kb"): Promise<string> {
-  const app = express().use(mountPath, router);
+/** A host's `app`, its own 404 last, listening on an ephemeral port until the test ends: its base URL. */
+async function served(app: Express): Promise<string> {
   app.use((_req, res) => {
     res.status(404).send("the host's 404");
   });
@@ -50,6 +49,9 @@ async function host(router: Router, mountPath = "/kb"): Promise<string> {
   cleanups.push(() => new Promise((resolve) => server.close(resolve)));
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
+
+/** A host Express app serving `router` at `mountPath`; its base URL. */
+const host = (router: Router, mountPath = "/kb") => served(express().use(mountPath, router));
 
 async function get(url: string, key = "app-not-a-key") {
   const response = await fetch(url, { headers: { authorization: `Bearer ${key}` } });
@@ -166,7 +168,7 @@ describe("a router whose store cannot be opened", () => {
 });
 
 /** A host app with its own routes before and after `router`, which is mounted at the root. */
-async function hostAround(router: Router): Promise<string> {
+function hostAround(router: Router): Promise<string> {
   const app = express();
   app.get("/before", (_req, res) => {
     res.send("the host's route before");
@@ -175,13 +177,7 @@ async function hostAround(router: Router): Promise<string> {
   app.get("/after", (_req, res) => {
     res.send("the host's route after");
   });
-  app.use((_req, res) => {
-    res.status(404).send("the host's 404");
-  });
-  const server = app.listen(0, "127.0.0.1");
-  await new Promise((resolve) => server.once("listening", resolve));
-  cleanups.push(() => new Promise((resolve) => server.close(resolve)));
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return served(app);
 }
 
 const text = async (url: string) => {

@@ -5,14 +5,19 @@ import { type OpenStore, useStore } from "./use-store.js";
 export function describeEndUserRepositoryContract(openStore: OpenStore): void {
   describe("EndUserRepository contract", () => {
     const repositories = useStore(openStore);
-
-    it("finds an end user by app and user string, exactly", async () => {
-      const { workspaces, apps, endUsers } = repositories();
+    /** Two apps of one workspace, saved. */
+    const twoApps = async () => {
+      const { workspaces, apps } = repositories();
       const workspace = aWorkspace();
       await workspaces.save(workspace);
-      const [app, other] = [anApp(workspace.id), anApp(workspace.id)];
-      await apps.save(app);
-      await apps.save(other);
+      const saved = [anApp(workspace.id), anApp(workspace.id)] as const;
+      for (const app of saved) await apps.save(app);
+      return saved;
+    };
+
+    it("finds an end user by app and user string, exactly", async () => {
+      const { endUsers } = repositories();
+      const [app, other] = await twoApps();
       const endUser = anEndUser(app.id, { sessionId: "Alice" });
       await endUsers.save(endUser);
       expect(await endUsers.findBySessionId(app.id, "Alice")).toEqual(endUser);
@@ -21,11 +26,8 @@ export function describeEndUserRepositoryContract(openStore: OpenStore): void {
     });
 
     it("finds an end user by id", async () => {
-      const { workspaces, apps, endUsers } = repositories();
-      const workspace = aWorkspace();
-      await workspaces.save(workspace);
-      const app = anApp(workspace.id);
-      await apps.save(app);
+      const { endUsers } = repositories();
+      const [app] = await twoApps();
       const endUser = anEndUser(app.id);
       await endUsers.save(endUser);
       expect(await endUsers.findById(endUser.id)).toEqual(endUser);
@@ -33,12 +35,8 @@ export function describeEndUserRepositoryContract(openStore: OpenStore): void {
     });
 
     it("never moves an end user: a save naming another app's end user writes nothing, answering why", async () => {
-      const { workspaces, apps, endUsers } = repositories();
-      const workspace = aWorkspace();
-      await workspaces.save(workspace);
-      const [app, other] = [anApp(workspace.id), anApp(workspace.id)];
-      await apps.save(app);
-      await apps.save(other);
+      const { endUsers } = repositories();
+      const [app, other] = await twoApps();
       const endUser = anEndUser(app.id, { sessionId: "Alice" });
       expect(await endUsers.save(endUser)).toBeUndefined();
       expect(await endUsers.save({ ...endUser, appId: other.id })).toBe("owned_elsewhere");
