@@ -690,11 +690,25 @@ describe("POST /v1/datasets/tags/unbinding", () => {
   it.each([
     ["absent", {}],
     ["empty", { tag_ids: [] }],
+    ["null", { tag_ids: null }],
   ])("takes the legacy tag_id when tag_ids is %s", async (_case, extra) => {
     const tenant = await aTenant();
     const [a, b] = [await aStoredTag(tenant, { name: "a" }), await aStoredTag(tenant, { name: "b" })];
     await bind(tenant, [a.id, b.id]);
     const response = await unbind(tenant.key, { ...extra, tag_id: a.id, target_id: tenant.dataset.id });
+    expect(response.status).toBe(204);
+    expect(await server.store.repositories.tags.boundTagIds(tenant.dataset.id)).toEqual([b.id]);
+  });
+
+  it("takes tag_ids beside a null tag_id, as clients generated from Dify's schema send it", async () => {
+    const tenant = await aTenant();
+    const [a, b] = [await aStoredTag(tenant, { name: "a" }), await aStoredTag(tenant, { name: "b" })];
+    await bind(tenant, [a.id, b.id]);
+    const response = await unbind(tenant.key, {
+      tag_ids: [a.id],
+      tag_id: null,
+      target_id: tenant.dataset.id,
+    });
     expect(response.status).toBe(204);
     expect(await server.store.repositories.tags.boundTagIds(tenant.dataset.id)).toEqual([b.id]);
   });
@@ -793,6 +807,9 @@ describe("POST /v1/datasets/tags/unbinding", () => {
   it.each([
     ["neither tag_ids nor tag_id", {}],
     ["an empty tag_ids and no tag_id", { tag_ids: [] }],
+    ["an empty tag_id", { tag_id: "" }],
+    ["an empty tag_ids and an empty tag_id", { tag_ids: [], tag_id: "" }],
+    ["a null tag_ids and a null tag_id", { tag_ids: null, tag_id: null }],
   ])("answers 400 tag_ids: Tag IDs is required. for %s, unbinding nothing", async (_case, extra) => {
     const tenant = await aTenant();
     const tag = await aStoredTag(tenant);

@@ -46,25 +46,24 @@ export const bindingBody = z.object({
     .meta({ description: "The dataset." }),
 });
 
-/** `tag_ids`, or a legacy single `tag_id` when `tag_ids` is absent or empty. */
+/**
+ * `tag_ids`, or a legacy single `tag_id` when `tag_ids` is absent, null or empty. As Dify's
+ * `TagUnbindingPayload`, either may be null, and an empty `tag_id` stands for none.
+ */
 export const unbindingBody = z
   .object({
-    tag_ids: ids.optional(),
+    tag_ids: ids.nullish(),
     tag_id: z
       .string()
-      .optional()
-      .meta({ description: "Legacy: one tag, when `tag_ids` is absent or empty." }),
+      .nullish()
+      .meta({ description: "Legacy: one tag, when `tag_ids` is absent, null or empty." }),
     target_id: z
       .string()
       .transform((value) => pathId(value))
       .meta({ description: "The dataset." }),
   })
   .transform((body, context) => {
-    const tagIds = body.tag_ids?.length
-      ? body.tag_ids
-      : body.tag_id !== undefined
-        ? [pathId(body.tag_id)]
-        : [];
+    const tagIds = body.tag_ids?.length ? body.tag_ids : body.tag_id ? [pathId(body.tag_id)] : [];
     if (tagIds.length === 0) {
       context.addIssue({ code: "custom", path: ["tag_ids"], message: TAG_IDS_REQUIRED });
       return z.NEVER;
