@@ -84,13 +84,21 @@ describe("a router behind a host app's own body parser", () => {
       { body: "{}", expected: { status: 400 } },
       { body: "", expected: { status: 400, message: INVALID_JSON } },
       { body: '{"name":"latin"}', type: "application/json; charset=latin1", expected: { status: 415 } },
+      {
+        body: Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe]), Buffer.from('"}')]),
+        // Text a host has decoded already holds U+FFFD where the bytes were: nothing tells.
+        bytesOnly: true,
+        expected: { status: 400, message: INVALID_JSON },
+      },
       { body: big, chunked: true, expected: { status: 413, message: TOO_LARGE } },
     ];
-    for (const { body, type, chunked, expected } of cases) {
+    for (const { body, type, chunked, bytesOnly, expected } of cases) {
+      const label = Buffer.from(body).toString().slice(0, 20);
       const unread = await createTag(hosts.get("none")!, body, type, chunked);
-      expect(unread, body.slice(0, 20)).toMatchObject({ status: expected.status, body: expected });
+      expect(unread, label).toMatchObject({ status: expected.status, body: expected });
       for (const [name, base] of hostsLeavingJsonToTheRouter()) {
-        expect(await createTag(base, body, type, chunked), `${name}: ${body.slice(0, 20)}`).toEqual(unread);
+        if (bytesOnly && name.startsWith("express.text")) continue;
+        expect(await createTag(base, body, type, chunked), `${name}: ${label}`).toEqual(unread);
       }
     }
   });

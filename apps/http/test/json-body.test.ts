@@ -157,6 +157,39 @@ describe("JSON bodies", () => {
     expect((await update(whole, { ...JSON_TYPE, "content-encoding": "gzip" })).stored).toBe("inflated");
   });
 
+  it("answers bytes that are not UTF-8 400 bad_request, as Flask does, never storing U+FFFD", async () => {
+    const before = await storedValue();
+    // A string value whose bytes are 0xff 0xfe: no UTF-8 sequence starts so.
+    const invalid = Buffer.concat([
+      Buffer.from('{"value":"'),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from('","user":"alice"}'),
+    ]);
+    for (const [body, headers] of [
+      [invalid, JSON_TYPE],
+      [invalid, { "content-type": "application/json; charset=utf-8" }],
+      // Compressed: body-parser reads it.
+      [gzipSync(invalid), { ...JSON_TYPE, "content-encoding": "gzip" }],
+    ] as const) {
+      const answer = await update(body, headers);
+      expect(answer.body, JSON.stringify(headers)).toEqual({
+        status: 400,
+        code: "bad_request",
+        message: INVALID_JSON,
+      });
+      expect(answer.stored).toBe(before);
+    }
+    const chunked = await sendRaw(headersFor(0).replace("Content-Length: 0", "Transfer-Encoding: chunked"), [
+      Buffer.concat([
+        Buffer.from(`${invalid.length.toString(16)}\r\n`),
+        invalid,
+        Buffer.from("\r\n0\r\n\r\n"),
+      ]),
+    ]);
+    expect(chunked).toMatch(/^HTTP\/1\.1 400 /);
+    expect(await storedValue()).toBe(before);
+  });
+
   it("refuses a charset it cannot decode with 415, writing nothing", async () => {
     const before = await storedValue();
     const answer = await update(JSON.stringify({ value: "latin", user: "alice" }), {

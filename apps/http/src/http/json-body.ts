@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "@service-api/domain";
 import express, { type RequestHandler } from "express";
 import { HttpError, INVALID_JSON, TOO_LARGE } from "./http-error.js";
@@ -41,11 +42,13 @@ const BYTE_ORDER_MARKS = new Set(["efbbbf", "fffe", "feff", "fffe0000", "0000fef
 
 /**
  * An empty body, or one of a byte order mark alone, is no JSON, as Flask reads it; body-parser
- * would make it `{}`. Its `verify` failure is answered as JSON that does not parse.
+ * would make it `{}`. Nor are bytes that are not UTF-8 in a UTF-8 body: body-parser would read
+ * them as U+FFFD. Its `verify` failure is answered as JSON that does not parse.
  */
-const refuseEmpty = (_req: unknown, _res: unknown, body: Buffer) => {
+const refuseUnreadable = (_req: unknown, _res: unknown, body: Buffer, charset: string) => {
   if (body.length === 0 || (body.length <= 4 && BYTE_ORDER_MARKS.has(body.toString("hex"))))
     throw new Error("The JSON body is empty.");
+  if (charset === "utf-8" && !isUtf8(body)) throw new Error("The JSON body is not UTF-8.");
 };
 
 // Not strict: any JSON value parses, and one that is not an object is the schema's 400 "body: …".
@@ -53,7 +56,7 @@ const parseAnyBody = express.json({
   limit: BODY_LIMIT_BYTES,
   strict: false,
   type: () => true,
-  verify: refuseEmpty,
+  verify: refuseUnreadable,
 });
 
 /**

@@ -1,5 +1,7 @@
 import { AsyncResource } from "node:async_hooks";
+import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
+import { TextDecoder } from "node:util";
 import type { Request, RequestHandler } from "express";
 import { HttpError, INVALID_JSON, REQUEST_ABORTED, TOO_LARGE } from "./http-error.js";
 
@@ -49,24 +51,26 @@ export function parseBodyReadByHost(request: Request, limitBytes: number): HttpE
   if (!charset.startsWith("utf-")) return unsupportedCharset();
   const size = typeof body === "string" ? Buffer.byteLength(body) : body.length;
   if (size > limitBytes) return new HttpError(413, "request_entity_too_large", TOO_LARGE);
-  let text: string;
+  let decoder: TextDecoder;
   try {
-    text = typeof body === "string" ? body : new TextDecoder(charset).decode(body);
+    decoder = new TextDecoder(charset, { fatal: true });
   } catch {
     return unsupportedCharset();
   }
   try {
-    request.body = parsedJson(text);
+    // Bytes that are not of the charset are no JSON text, as Flask reads them (never U+FFFD).
+    request.body = parsedJson(typeof body === "string" ? body : decoder.decode(body));
   } catch {
     return new HttpError(400, "bad_request", INVALID_JSON);
   }
 }
 
-/** The body's bytes, decoded once as UTF-8 (bytes that are not UTF-8 replaced), parsed into `req.body`. */
+/** The body's bytes, UTF-8 (else no JSON, as Flask reads it: never U+FFFD), parsed into `req.body`. */
 function parseInto(request: Request, chunks: Buffer[]): HttpError | undefined {
-  const text = (chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)).toString("utf8");
+  const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+  if (!isUtf8(bytes)) return new HttpError(400, "bad_request", INVALID_JSON);
   try {
-    request.body = parsedJson(text);
+    request.body = parsedJson(bytes.toString("utf8"));
   } catch {
     return new HttpError(400, "bad_request", INVALID_JSON);
   }
