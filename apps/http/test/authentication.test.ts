@@ -120,8 +120,22 @@ describe("API keys", () => {
     await call(server.url, "GET", `/v1/datasets/${appKey.replace("-", "%2d")}/documents`, {
       token: datasetKey,
     });
+    // Any letter percent-encoded, the prefix in capitals, the key glued to other text.
+    await call(server.url, "GET", `/v1/datasets/documents/%64${datasetKey.slice(1)}`, { token: datasetKey });
+    await call(
+      server.url,
+      "GET",
+      `/v1/datasets/${appKey.slice(0, 6)}%${appKey.charCodeAt(6).toString(16)}${appKey.slice(7)}`,
+      { token: datasetKey },
+    );
+    await call(server.url, "GET", `/v1/datasets/DS${datasetKey.slice(2)}`, { token: datasetKey });
+    await call(server.url, "GET", `/v1/datasets/x${appKey}`, { token: datasetKey });
+    for (const id of [`x${appKey}`, `DS${datasetKey.slice(2)}`, `trace.${datasetKey}`]) {
+      const replaced = await call(server.url, "GET", "/healthz", { headers: { "X-Request-Id": id } });
+      expect(replaced.headers.get("x-request-id")).not.toContain(id.slice(-40));
+    }
     // An id that merely has such a word in it is kept.
-    for (const id of ["uploads-42", "webapp-12", "cards-7f3a9b2c4d5e6f708192"]) {
+    for (const id of ["uploads-42", "webapp-12", "cards-7f3a9b2c-4d5e-6f70-8192-a3b4c5d6e7f8"]) {
       const kept = await call(server.url, "GET", "/healthz", { headers: { "X-Request-Id": id } });
       expect(kept.headers.get("x-request-id")).toBe(id);
     }

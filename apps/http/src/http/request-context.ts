@@ -4,14 +4,23 @@ import type { Logger } from "pino";
 
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 /**
- * What an API key looks like (`app-…`, `ds-…` and 40 letters and digits; 16 catch a cut one), its
- * dash percent-encoded too (`ds%2D…`), wherever it stands (`%20app-…` too), but not inside a word
- * (`uploads-42`, `cards-7f3a…` are ids).
+ * What an API key looks like (`app-…`, `ds-…` and 40 letters and digits; 16 catch a cut one), in
+ * any case and wherever it stands, glued to other text too (`xds-…`). An id with such a word in it
+ * (`uploads-42`, `cards-7f3a9b2c-…`) has no 16 letters and digits in a row after the dash.
  */
-const KEY_LIKE = /(?<![A-Za-z])(app|ds)(?:-|%2[dD])[A-Za-z0-9]{16,}/g;
+const KEY_LIKE = /(app|ds)-[A-Za-z0-9]{16,}/gi;
 const looksLikeKey = (text: string) => text.search(KEY_LIKE) !== -1;
+/**
+ * The path with its percent-encoded letters, digits and `-._~` written plainly (RFC 3986: the same
+ * URL), so an encoded key (`%64s%2D…`) shows as one.
+ */
+const withUnreservedDecoded = (path: string) =>
+  path.replace(/%([0-9A-Fa-f]{2})/g, (encoded, hex: string) => {
+    const character = String.fromCharCode(Number.parseInt(hex, 16));
+    return /[\w.~-]/.test(character) ? character : encoded;
+  });
 /** The path with anything that looks like a key cut to its prefix: a key pasted in a URL stays out of the logs. */
-const withoutKeys = (path: string) => path.replace(KEY_LIKE, "$1-…");
+const withoutKeys = (path: string) => withUnreservedDecoded(path).replace(KEY_LIKE, "$1-…");
 
 /**
  * Gives each request an id (`res.locals.requestId`, echoed in `X-Request-Id`: the caller's when it
