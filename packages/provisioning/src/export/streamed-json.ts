@@ -62,7 +62,8 @@ export async function settled(value: unknown): Promise<unknown> {
     return items;
   }
   if (!holdsStreamed(value)) return value;
-  const object: Record<string, unknown> = {};
-  for (const [key, member] of Object.entries(value)) object[key] = await settled(member);
-  return object;
+  // Own properties whatever their keys (`__proto__` too), each settled in turn.
+  const entries: [string, unknown][] = [];
+  for (const [key, member] of Object.entries(value)) entries.push([key, await settled(member)]);
+  return Object.fromEntries(entries);
 }

@@ -19,10 +19,57 @@ export const name = z
   .min(1, { error: NAME_NOT_BLANK, abort: true })
   .refine((text) => !isBlank(text), { error: NAME_NOT_BLANK });
 
+/** The leading character of an escaped key: never one of a storable name (`isStorableText`). */
+const ESCAPE = "\u0000";
+
+/** Whether zod's record would mishandle the key as it is: it skips `__proto__`. */
+const needsEscape = (key: string) => key === "__proto__" || key.startsWith(ESCAPE);
+
+/** `__proto__` and keys already escaped get one more {@link ESCAPE}: one key for one key. */
+function escapeKeys(input: unknown): unknown {
+  if (typeof input !== "object" || input === null || Array.isArray(input)) return input;
+  if (!Object.keys(input).some(needsEscape)) return input;
+  return Object.fromEntries(
+    Object.entries(input).map(([key, value]) => [needsEscape(key) ? `${ESCAPE}${key}` : key, value]),
+  );
+}
+
+const unescapeKey = (key: string) => (key.startsWith(ESCAPE) ? key.slice(ESCAPE.length) : key);
+
+/** The keys as written: own properties (`Object.fromEntries`), so `__proto__` stays a key. */
+function unescapeKeys<Value>(record: Record<string, Value>): Record<string, Value> {
+  if (!Object.keys(record).some((key) => key.startsWith(ESCAPE))) return record;
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [unescapeKey(key), value]));
+}
+
+/** Issues about an escaped key are about the key as written. */
+function unescapeIssuePaths(payload: { issues: { path?: PropertyKey[] }[] }): void {
+  for (const issue of payload.issues) {
+    const [first] = issue.path ?? [];
+    if (typeof first === "string" && first.startsWith(ESCAPE)) issue.path![0] = unescapeKey(first);
+  }
+}
+
+/**
+ * A JSON object of any keys, each value a `value`: `z.record(z.string(), value)`, except that a key
+ * named `__proto__` is kept (an own property), validated like any other, where zod's record drops it
+ * silently. Any string names a metadata field, and an export writes what was stored. Give it a
+ * default with `.prefault`: the JSON Schema (`io: "input"`) leaves out a `.default` of a transform.
+ */
+export function recordOf<Value extends z.ZodType>(value: Value) {
+  return z
+    .preprocess<unknown, z.ZodRecord<z.ZodString, Value>, Record<string, z.input<Value>>>(
+      escapeKeys,
+      z.record(z.string(), value),
+    )
+    .superRefine((_, context) => unescapeIssuePaths(context), { when: () => true })
+    .transform(unescapeKeys);
+}
+
 export const processRule = z.strictObject({
   id: id.optional(),
   mode: z.string().min(1),
-  rules: z.record(z.string(), z.unknown()).default({}),
+  rules: recordOf(z.unknown()).prefault({}),
 });
 
 /** A key in plaintext (`ds-…`, `app-…`), hashed on import, or as exported: `sha256:` and its hex digest. */

@@ -1,6 +1,6 @@
 import { INDEXING_STATUSES } from "@service-api/domain";
 import { z } from "zod";
-import { id, name, processRule, timestamp } from "./common.js";
+import { id, name, processRule, recordOf, timestamp } from "./common.js";
 
 export const metadataFieldSchema = z.strictObject({
   id: id.optional(),
@@ -54,7 +54,7 @@ export const documentSchema = z.strictObject({
   need_summary: z.boolean().default(false),
   upload_file: uploadFileSchema.optional(),
   process_rule: processRule.optional(),
-  metadata: z.record(z.string(), z.union([z.string(), z.number()])).default({}),
+  metadata: recordOf(z.union([z.string(), z.number()])).prefault({}),
   segments: z.array(segmentSchema).default([]),
 });
 

@@ -184,6 +184,71 @@ describe.each(STORES)("ImportData (%s)", (_store, openStore) => {
     ]);
   });
 
+  it("keeps metadata fields and rules keys named __proto__ or constructor, as own keys", async () => {
+    const { importData, exportData, store } = await worldOn(openStore);
+    // As read from a file: JSON.parse makes "__proto__" an own key, where a literal would set the prototype.
+    const file = JSON.parse(`{
+      "version": 1,
+      "workspaces": [{
+        "id": "${DEMO.workspaceId}",
+        "name": "__proto__",
+        "members": [{ "name": "__proto__" }],
+        "tags": [{ "name": "__proto__", "type": "knowledge" }],
+        "datasets": [{
+          "id": "${DEMO.datasetId}",
+          "name": "__proto__",
+          "process_rule": { "mode": "custom", "rules": { "__proto__": { "polluted": true }, "max_tokens": 500 } },
+          "metadata_fields": [
+            { "name": "__proto__", "type": "string" },
+            { "name": "constructor", "type": "number" }
+          ],
+          "documents": [{
+            "id": "${DEMO.documentId}",
+            "name": "__proto__",
+            "process_rule": { "mode": "custom", "rules": { "constructor": 1, "__proto__": [1, 2] } },
+            "metadata": { "__proto__": "v1", "constructor": "042" }
+          }]
+        }]
+      }]
+    }`);
+    const own = (value: unknown) => ({ prototype: Object.getPrototypeOf(value), keys: Object.keys(value!) });
+    await importData.execute(file);
+    const { tags, datasets, documents, metadata } = store.repositories;
+    expect((await tags.listInWorkspace(DEMO.workspaceId)).map((tag) => tag.name)).toEqual(["__proto__"]);
+    expect(await tags.boundTagIds(DEMO.datasetId)).toHaveLength(0);
+    expect((await metadata.listFields(DEMO.datasetId)).map((field) => field.name)).toEqual([
+      "__proto__",
+      "constructor",
+    ]);
+    expect(await metadata.valuesOf(DEMO.documentId)).toEqual([
+      expect.objectContaining({ name: "__proto__", value: "v1" }),
+      expect.objectContaining({ name: "constructor", value: "42" }),
+    ]);
+    const datasetRules = (await datasets.findInWorkspace(DEMO.workspaceId, DEMO.datasetId))?.processRule
+      ?.rules;
+    expect(own(datasetRules)).toEqual({ prototype: Object.prototype, keys: ["__proto__", "max_tokens"] });
+    expect(Object.getOwnPropertyDescriptor(datasetRules, "__proto__")?.value).toEqual({ polluted: true });
+    const documentRules = (await documents.findInDataset(DEMO.datasetId, DEMO.documentId))?.processRule.rules;
+    expect(own(documentRules)).toEqual({ prototype: Object.prototype, keys: ["constructor", "__proto__"] });
+    expect(Object.getOwnPropertyDescriptor(documentRules, "__proto__")?.value).toEqual([1, 2]);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+
+    // A backup restores what it saved: the export writes the keys, and importing it changes nothing.
+    const exported = await exportData.execute();
+    const document = exported.workspaces[0]!.datasets![0]!.documents![0]!;
+    expect(own(document.metadata)).toEqual({
+      prototype: Object.prototype,
+      keys: ["__proto__", "constructor"],
+    });
+    expect(JSON.parse(JSON.stringify(document.metadata))).toEqual(
+      JSON.parse('{"__proto__":"v1","constructor":"42"}'),
+    );
+    expect(JSON.stringify(document.process_rule?.rules)).toBe('{"constructor":1,"__proto__":[1,2]}');
+    await importData.execute(JSON.parse(JSON.stringify(exported)));
+    expect(await exportData.execute()).toEqual(exported);
+    expect(await metadata.valuesOf(DEMO.documentId)).toHaveLength(2);
+  });
+
   it("reports progress over the documents", async () => {
     const { importData } = await worldOn(openStore);
     const seen: string[] = [];
@@ -294,6 +359,32 @@ const BAD_FILES: [string, unknown, { path: string; message: RegExp }][] = [
       ],
     },
     { path: "workspaces[0].datasets[0].documents[0].metadata.year", message: /number/ },
+  ],
+  [
+    "a metadata value neither text nor a number",
+    {
+      version: 1,
+      workspaces: [
+        {
+          name: "W",
+          members: [{ name: "M" }],
+          datasets: [{ name: "D", documents: [{ name: "x", metadata: { year: true } }] }],
+        },
+      ],
+    },
+    { path: "workspaces[0].datasets[0].documents[0].metadata.year", message: /Invalid input/ },
+  ],
+  [
+    "a metadata value neither text nor a number, of a field named __proto__",
+    JSON.parse(`{
+      "version": 1,
+      "workspaces": [{
+        "name": "W",
+        "members": [{ "name": "M" }],
+        "datasets": [{ "name": "D", "documents": [{ "name": "x", "metadata": { "__proto__": true } }] }]
+      }]
+    }`),
+    { path: "workspaces[0].datasets[0].documents[0].metadata.__proto__", message: /Invalid input/ },
   ],
   [
     "a creator who is not a member",
