@@ -91,6 +91,32 @@ describe("openSqliteStore", () => {
     await store.close();
   });
 
+  it("lets a transaction that reads first write after another connection's commit, never a 503", async () => {
+    const path = join(directory, "snapshot.sqlite");
+    const store = await openSqliteStore({ databaseUrl: path, busyTimeoutMs: 100 });
+    const workspace = aWorkspace();
+    await store.repositories.workspaces.save(workspace);
+    // Another process's write, here a second connection that does not wait.
+    const other = new Database(path);
+    other.pragma("busy_timeout = 0");
+    let otherWrote: boolean | undefined;
+    await store.transaction(async ({ workspaces }) => {
+      await workspaces.findById(workspace.id);
+      try {
+        other.prepare("update workspaces set name = 'by the other' where id = ?").run(workspace.id);
+        otherWrote = true;
+      } catch {
+        otherWrote = false;
+      }
+      await workspaces.save({ ...workspace, name: "by the transaction" });
+    });
+    other.close();
+    // The transaction held the write lock from its start: the other connection had to wait.
+    expect(otherWrote).toBe(false);
+    expect((await store.repositories.workspaces.findById(workspace.id))?.name).toBe("by the transaction");
+    await store.close();
+  });
+
   it("sets how commits wait for the disk: normal by default, full on request", async () => {
     const issued: string[] = [];
     const pragma = Database.prototype.pragma;

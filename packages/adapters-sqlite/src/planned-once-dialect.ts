@@ -1,4 +1,13 @@
-import { type QueryCompiler, SqliteDialect, SqliteQueryCompiler } from "kysely";
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  type Driver,
+  type QueryCompiler,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  SqliteQueryCompiler,
+} from "kysely";
 
 /**
  * Writes each parameter as `+?` instead of `?`. SQLite marks a statement to be prepared again when
@@ -15,8 +24,35 @@ class PlannedOnceQueryCompiler extends SqliteQueryCompiler {
   }
 }
 
-/** kysely's SQLite dialect, with parameters that do not make SQLite prepare a statement again. */
+/**
+ * Transactions that take the write lock as they begin (`BEGIN IMMEDIATE`), waiting for another
+ * process's write as long as the busy time-out allows. A transaction begun deferred reads first and
+ * then cannot write at all when another process committed in between (`SQLITE_BUSY_SNAPSHOT`, at
+ * once, whatever the time-out): a 503 under `WORKERS` or beside the CLI. Every transaction of the
+ * store writes (snapshots read on a connection of their own).
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw("begin immediate"));
+  }
+}
+
+/**
+ * kysely's SQLite dialect, with parameters that do not make SQLite prepare a statement again and
+ * transactions that begin with the write lock.
+ */
 export class PlannedOnceSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+
   override createQueryCompiler(): QueryCompiler {
     return new PlannedOnceQueryCompiler();
   }
