@@ -122,4 +122,16 @@ describe.runIf(available)("PostgreSQL's settings the store runs under", () => {
     const read = await settled(() => store.repositories.workspaces.findById(workspace.id));
     expect(read).toBeInstanceOf(StoreUnavailableError);
   });
+
+  it("says why migrating failed in its message: a database a newer version migrated, say", async () => {
+    const database = await testDatabase();
+    await (await openPostgresStore({ databaseUrl: database.url, fieldCountFolding: false })).close();
+    await onServer(
+      database.url,
+      "insert into kysely_migration (name, timestamp) values ('9999-from-the-future', now()::text)",
+    );
+    await expect(openPostgresStore({ databaseUrl: database.url, fieldCountFolding: false })).rejects.toThrow(
+      /^PostgreSQL migration failed: .*9999-from-the-future/,
+    );
+  });
 });

@@ -140,7 +140,8 @@ async function openOn(
   });
   try {
     const { error } = await (await migratorOf(db)).migrateToLatest();
-    if (error) throw new Error("PostgreSQL migration failed", { cause: error });
+    // The cause in the message: what an operator reads is often only the message.
+    if (error) throw new Error(`PostgreSQL migration failed: ${messageOf(error)}`, { cause: error });
   } catch (error) {
     await db.destroy();
     unanswered.stop();
@@ -190,3 +191,5 @@ function idleClientsOf(pool: pg.Pool): pg.Client[] {
 export function isPostgresUrl(databaseUrl: string): boolean {
   return /^postgres(ql)?:\/\//i.test(databaseUrl);
 }
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -117,6 +117,19 @@ describe("openSqliteStore", () => {
     await store.close();
   });
 
+  it("says why migrating failed in its message: a database a newer version migrated, say", async () => {
+    const path = join(directory, "newer.sqlite");
+    await (await openSqliteStore({ databaseUrl: path })).close();
+    const database = new Database(path);
+    database
+      .prepare("insert into kysely_migration (name, timestamp) values ('9999-from-the-future', ?)")
+      .run(new Date().toISOString());
+    database.close();
+    await expect(openSqliteStore({ databaseUrl: path })).rejects.toThrow(
+      /^SQLite migration failed: .*9999-from-the-future/,
+    );
+  });
+
   it("sets how commits wait for the disk: normal by default, full on request", async () => {
     const issued: string[] = [];
     const pragma = Database.prototype.pragma;

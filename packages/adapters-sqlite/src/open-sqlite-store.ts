@@ -110,5 +110,8 @@ export async function openSqliteStore({
 
 async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<void> {
   const { error } = await new Migrator({ db, provider: sqliteMigrations }).migrateToLatest();
-  if (error) throw new Error("SQLite migration failed", { cause: error });
+  // The cause in the message: what an operator reads is often only the message.
+  if (error) throw new Error(`SQLite migration failed: ${messageOf(error)}`, { cause: error });
 }
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

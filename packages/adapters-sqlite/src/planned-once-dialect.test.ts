@@ -1,5 +1,6 @@
 import Database from "better-sqlite3";
-import { Kysely } from "kysely";
+import { Kysely, sql } from "kysely";
+import { type Migration, Migrator } from "kysely/migration";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { PlannedOnceSqliteDialect } from "./planned-once-dialect.js";
 
@@ -76,6 +77,46 @@ describe("PlannedOnceSqliteDialect", () => {
         detail: "SEARCH fields USING COVERING INDEX fields_in_order (dataset_id=?)",
       }),
     ]);
+    await db.destroy();
+  });
+});
+
+describe("migrations", () => {
+  it("apply in one transaction with their records: one that fails halfway leaves nothing behind", async () => {
+    const database = new Database(":memory:");
+    const db = new Kysely<unknown>({ dialect: new PlannedOnceSqliteDialect({ database }) });
+    database.exec("create table fields (id text primary key)");
+    let failHalfway = true;
+    const migrations: Record<string, Migration> = {
+      "0001-position": {
+        up: async (trx) => {
+          await sql`alter table fields add column position integer`.execute(trx);
+        },
+      },
+      "0002-order": {
+        up: async (trx) => {
+          await sql`alter table fields add column sort_key text`.execute(trx);
+          // As a process killed here: the column is added, the migration not recorded.
+          if (failHalfway) throw new Error("killed");
+          await sql`create index fields_in_order on fields (sort_key)`.execute(trx);
+        },
+      },
+    };
+    const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+    const columns = () =>
+      (database.pragma("table_info(fields)") as { name: string }[]).map(({ name }) => name);
+
+    expect((await migrator.migrateToLatest()).error).toEqual(new Error("killed"));
+    expect(columns()).toEqual(["id"]);
+
+    failHalfway = false;
+    const { error, results } = await migrator.migrateToLatest();
+    expect(error).toBeUndefined();
+    expect(results?.map(({ migrationName, status }) => `${migrationName} ${status}`)).toEqual([
+      "0001-position Success",
+      "0002-order Success",
+    ]);
+    expect(columns()).toEqual(["id", "position", "sort_key"]);
     await db.destroy();
   });
 });

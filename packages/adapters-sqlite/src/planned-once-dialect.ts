@@ -1,8 +1,10 @@
 import {
   CompiledQuery,
   type DatabaseConnection,
+  type DialectAdapter,
   type Driver,
   type QueryCompiler,
+  SqliteAdapter,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
@@ -38,8 +40,20 @@ class ImmediateSqliteDriver extends SqliteDriver {
 }
 
 /**
- * kysely's SQLite dialect, with parameters that do not make SQLite prepare a statement again and
- * transactions that begin with the write lock.
+ * SQLite's schema changes are transactional, which kysely's adapter does not claim: its migrator
+ * then runs them statement by statement, so a process killed halfway through a migration left it
+ * applied in part and unrecorded, and every later start failed on it (a column already there). Said
+ * so, the migrator runs the pending migrations and their records in one transaction.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+/**
+ * kysely's SQLite dialect, with parameters that do not make SQLite prepare a statement again,
+ * transactions that begin with the write lock, and migrations in one transaction.
  */
 export class PlannedOnceSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
@@ -51,6 +65,10 @@ export class PlannedOnceSqliteDialect extends SqliteDialect {
 
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.#config);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
   }
 
   override createQueryCompiler(): QueryCompiler {
