@@ -123,6 +123,20 @@ describe.runIf(available)("PostgreSQL's settings the store runs under", () => {
     expect(read).toBeInstanceOf(StoreUnavailableError);
   });
 
+  it("answers a database that takes no connections (ALLOW_CONNECTIONS false) as unavailable", async () => {
+    const database = await testDatabase();
+    const store = await opened(database.url);
+    const workspace = aWorkspace();
+    await store.repositories.workspaces.save(workspace);
+    await onServer(TEST_SERVER_URL, `alter database ${database.name} allow_connections false`);
+    // Allowed again before it is dropped.
+    cleanups.push(() => onServer(TEST_SERVER_URL, `alter database ${database.name} allow_connections true`));
+    await endConnectionsTo(database.name);
+
+    const read = await settled(() => store.repositories.workspaces.findById(workspace.id));
+    expect(read).toBeInstanceOf(StoreUnavailableError);
+  });
+
   it("says why migrating failed in its message: a database a newer version migrated, say", async () => {
     const database = await testDatabase();
     await (await openPostgresStore({ databaseUrl: database.url, fieldCountFolding: false })).close();

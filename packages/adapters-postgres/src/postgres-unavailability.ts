@@ -6,7 +6,8 @@ import { UnansweredStatementError } from "./unanswered-statements.js";
  * longer log in), insufficient resources (53: too many connections, disk full, out of memory), a
  * shutdown or restart (57P01–57P03), the database dropped (57P04), a statement cancelled by its
  * time-out (57014), a lock not had in time (55P03), a database that only reads (25006: a standby
- * after a failover, `default_transaction_read_only`), system I/O (58).
+ * after a failover, `default_transaction_read_only`), system I/O (58), and a database that takes no
+ * connections (`ALLOW_CONNECTIONS false`: 55000, which otherwise means a statement out of place).
  */
 const UNAVAILABLE_CLASSES = ["08", "28", "53", "58"];
 const UNAVAILABLE_CODES = new Set(["57P01", "57P02", "57P03", "57P04", "57014", "55P03", "25006"]);
@@ -30,6 +31,9 @@ const SOCKET_CODES = new Set([
   "EAI_AGAIN",
 ]);
 
+/** 55000 when logging in: `database "…" is not currently accepting connections`. */
+const REFUSING_CONNECTIONS = "not currently accepting connections";
+
 /** What pg and its pool say, without a code, when a connection is gone or cannot be had in time. */
 const CONNECTION_MESSAGES = [
   "Connection terminated",
@@ -48,6 +52,7 @@ export function isPostgresUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string") {
     if (SOCKET_CODES.has(code) || UNAVAILABLE_CODES.has(code)) return true;
+    if (code === "55000" && error.message.includes(REFUSING_CONNECTIONS)) return true;
     if (code.length === 5 && UNAVAILABLE_CLASSES.includes(code.slice(0, 2))) return true;
   }
   return CONNECTION_MESSAGES.some((message) => error.message.includes(message));
