@@ -6,15 +6,21 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 
 work=$(mktemp -d)
 server_pid=
+# The server runs in a process group of its own (npm, its shell, node): stopped as one, and nothing
+# else on the machine (another checkout's server, a CI job beside this one) is touched.
 cleanup() {
-  if [ -n "$server_pid" ]; then pkill -TERM -P "$server_pid" 2>/dev/null || true; kill "$server_pid" 2>/dev/null || true; fi
-  pkill -TERM -f "apps/http/dist/main.js" 2>/dev/null || true
+  if [ -n "$server_pid" ]; then
+    kill -TERM -- "-$server_pid" 2>/dev/null || true
+    # Its drain (SHUTDOWN_DRAIN_MS) runs out before it exits: wait for it, then make sure.
+    for _ in $(seq 1 60); do kill -0 -- "-$server_pid" 2>/dev/null || break; sleep 0.25; done
+    kill -KILL -- "-$server_pid" 2>/dev/null || true
+  fi
   rm -rf "$work"
 }
 trap cleanup EXIT
 
 # A database of its own, so a developer's ./data is never touched; everything else as `npm start`.
-PORT=0 DATABASE_URL="file:$work/first-run.sqlite" npm start >"$work/stdout" 2>"$work/stderr" &
+PORT=0 DATABASE_URL="file:$work/first-run.sqlite" setsid npm start >"$work/stdout" 2>"$work/stderr" &
 server_pid=$!
 
 for _ in $(seq 1 240); do
