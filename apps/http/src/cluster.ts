@@ -68,7 +68,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
   const stop = (signal: string) => {
     if (stopping) {
       logger.info({ signal }, "ending the drain");
-      for (const worker of workers()) worker.process.kill("SIGTERM");
+      for (const worker of workers()) stopWorker(worker, signal, true);
       return;
     }
     stopping = true;
@@ -87,11 +87,58 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
           done();
         }
       });
-      worker.process.kill("SIGTERM");
+      stopWorker(worker, signal, false);
     }
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+}
+
+/** The primary's word to its workers: drain and stop, or end the drain. */
+const STOP = "service-api:stop";
+interface StopMessage {
+  type: typeof STOP;
+  signal: string;
+  endDrain: boolean;
+}
+
+/**
+ * Tells a worker to drain and stop (`endDrain`: to end its drain), by message rather than a signal:
+ * a signal sent to the whole process group reaches the worker too, and two signals would end its
+ * drain at once. A worker the message cannot reach is signalled.
+ */
+function stopWorker(worker: Worker, signal: string, endDrain: boolean): void {
+  const message: StopMessage = { type: STOP, signal, endDrain };
+  if (!worker.isConnected()) {
+    worker.process.kill("SIGTERM");
+    return;
+  }
+  worker.send(message, (error: Error | null) => {
+    if (error) worker.process.kill("SIGTERM");
+  });
+}
+
+type StopHandler = (signal: string, endDrain: boolean) => void;
+
+/**
+ * In a worker, before it starts serving: hears the primary's word from now on (it may come while
+ * the worker starts) and returns how to hand it to `stop` once the worker serves, what was heard
+ * before included.
+ */
+export function heedPrimaryStops(): (stop: StopHandler) => void {
+  const heard: StopMessage[] = [];
+  let handler: StopHandler | undefined;
+  process.on("message", (message: unknown) => {
+    const word = message as Partial<StopMessage> | null;
+    if (typeof word !== "object" || word?.type !== STOP) return;
+    const stop = { type: STOP, signal: String(word.signal), endDrain: word.endDrain === true } as const;
+    if (handler) handler(stop.signal, stop.endDrain);
+    else heard.push(stop);
+  });
+  return (stop) => {
+    handler = stop;
+    for (const { signal, endDrain } of heard.splice(0)) stop(signal, endDrain);
+  };
 }
 
 /**

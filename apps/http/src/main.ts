@@ -1,6 +1,6 @@
 import cluster from "node:cluster";
 import { storeKindOf } from "@service-api/stores";
-import { runPrimary } from "./cluster.js";
+import { heedPrimaryStops, runPrimary } from "./cluster.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { DEMO_SKIPPED, demoBanner, loadDemoKeys } from "./demo-mode.js";
 import { createLogger } from "./logger.js";
@@ -12,11 +12,14 @@ async function main(): Promise<void> {
   const config = loadConfig(noDemo ? { ...process.env, DEMO: "off" } : process.env);
   const logger = createLogger(config.logLevel);
   if (config.workers > 1 && cluster.isPrimary) return runPrimary(config, logger);
+  const onPrimaryStop = cluster.isWorker ? heedPrimaryStops() : undefined;
   const running = await startServer(config, logger);
 
   let stopping = false;
-  const stop = (signal: string) => {
+  /** Drains and stops; asked again (`mayEndDrain`), ends the drain. */
+  const stop = (signal: string, mayEndDrain = true) => {
     if (stopping) {
+      if (!mayEndDrain) return;
       logger.info({ signal }, "ending the drain");
       running.skipDrain();
       return;
@@ -36,8 +39,12 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.on("SIGTERM", () => stop("SIGTERM"));
-  process.on("SIGINT", () => stop("SIGINT"));
+  // A worker of WORKERS hears its primary (`stopWorker`), and a signal sent to the whole process
+  // group (systemd, `kill -- -<pgid>`, Ctrl-C) besides: only the primary's word ends its drain.
+  const fromOutside = !cluster.isWorker;
+  process.on("SIGTERM", () => stop("SIGTERM", fromOutside));
+  process.on("SIGINT", () => stop("SIGINT", fromOutside));
+  onPrimaryStop?.(stop);
 
   logger.info(
     { url: running.url, database: storeKindOf(config.databaseUrl), demo: config.demo },

@@ -15,14 +15,18 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function seededServer(environment: Record<string, string>) {
+async function seededServer(environment: Record<string, string>, options?: { ownProcessGroup: boolean }) {
   const database = await createTestDatabaseUrl();
   cleanups.push(database.drop);
   const store = await openStore({ databaseUrl: database.databaseUrl, pool: { max: 2 } });
   const world = await seedWorkspace(store.repositories);
   await store.close();
   const directory = mkdtempSync(join(tmpdir(), "service-api-shutdown-"));
-  const server = await spawnServer(directory, { DATABASE_URL: database.databaseUrl, ...environment });
+  const server = await spawnServer(
+    directory,
+    { DATABASE_URL: database.databaseUrl, ...environment },
+    options,
+  );
   cleanups.push(async () => {
     server.child.kill("SIGKILL");
     await server.exited;
@@ -139,11 +143,19 @@ describe("shutting down", () => {
     expect(server.lines.map((line) => line.msg)).toContain("ending the drain");
   });
 
-  it.runIf(TEST_STORE === "sqlite")("drains every worker of WORKERS=2 the same way", async () => {
-    const { server, world } = await seededServer({ WORKERS: "2", SHUTDOWN_DRAIN_MS: "1500" });
+  it.runIf(TEST_STORE === "sqlite").each([
+    ["the primary", false],
+    ["the whole process group, as systemd does", true],
+  ])("drains every worker of WORKERS=2 the same way, SIGTERM sent to %s", async (_case, wholeGroup) => {
+    const { server, world } = await seededServer(
+      { WORKERS: "2", SHUTDOWN_DRAIN_MS: "1500" },
+      { ownProcessGroup: wholeGroup },
+    );
     await server.waitForLine((line) => line.workers === 2);
     const before = await fire(server.url, world, 60, 200);
-    server.child.kill("SIGTERM");
+    const drainStarted = Date.now();
+    if (wholeGroup) process.kill(-server.child.pid!, "SIGTERM");
+    else server.child.kill("SIGTERM");
     const during = await fire(server.url, world, 60, 500);
     const readiness = await Promise.all(
       Array.from(
@@ -155,5 +167,8 @@ describe("shutting down", () => {
     const statuses = await Promise.all([...before, ...during]);
     expect(statuses.filter((status) => status !== 200)).toEqual([]);
     expect((await server.exited).code).toBe(0);
+    // The whole drain, not cut short.
+    expect(Date.now() - drainStarted).toBeGreaterThanOrEqual(1_400);
+    expect(server.lines.map((line) => line.msg)).not.toContain("ending the drain");
   });
 });

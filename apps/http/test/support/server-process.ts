@@ -19,10 +19,16 @@ export interface ServerProcess {
  * Runs the built server (what `npm start` runs) as a child process and waits until it listens.
  * Demo mode is off unless the environment given turns it on.
  */
-export async function spawnServer(cwd: string, environment: Record<string, string>): Promise<ServerProcess> {
+export async function spawnServer(
+  cwd: string,
+  environment: Record<string, string>,
+  /** A process group of its own, as a service manager starts it: signalled whole with `process.kill(-pid)`. */
+  { ownProcessGroup = false } = {},
+): Promise<ServerProcess> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (turbo's test task does).`);
   const child = spawn(process.execPath, [MAIN], {
     cwd,
+    detached: ownProcessGroup,
     env: {
       PATH: process.env.PATH ?? "",
       PORT: "0",
