@@ -1,4 +1,4 @@
-import { DomainError } from "@service-api/domain";
+import { DomainError, StoreUnavailableError } from "@service-api/domain";
 import type { Command } from "./command.js";
 import { demoCommand } from "./commands/demo.js";
 import { exportCommand } from "./commands/export.js";
@@ -52,6 +52,10 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
       line(io.stderr, `${(error as Error).message}\n\n${command.help}`);
       return EXIT.usage;
     }
+    if (error instanceof StoreUnavailableError) {
+      line(io.stderr, `service-api ${name} failed: ${unavailability(error)}`);
+      return EXIT.failed;
+    }
     if (error instanceof DomainError) {
       line(io.stderr, error.message);
       return EXIT.failed;
@@ -59,4 +63,10 @@ export async function run(args: string[], io: CommandIo): Promise<number> {
     line(io.stderr, `service-api ${name} failed: ${(error as Error).message ?? String(error)}`);
     return EXIT.failed;
   }
+}
+
+/** The database's own words, where the API says only "temporarily unable to service your request". */
+function unavailability(error: StoreUnavailableError): string {
+  const cause = error.cause instanceof Error ? error.cause.message : undefined;
+  return `the database is unavailable${cause ? ` (${cause})` : ""}. Try again.`;
 }

@@ -32,13 +32,14 @@ export interface AdminOptions {
 
 /** The CLI's composition root: the store `DATABASE_URL` names and the provisioning use cases over it. */
 export async function openAdmin(io: CommandIo, { existingDatabase = false }: AdminOptions = {}) {
-  const { databaseUrl, pool } = storeOptionsFromEnvironment(io.env);
+  // SQLite's settings as the server's: a busy time-out to wait beside it, the commits' durability.
+  const { databaseUrl, pool, sqlite } = storeOptionsFromEnvironment(io.env);
   // What no store can take is refused as such first: "no such file" would hide it.
   if (existingDatabase) {
     checkStoreOptions({ databaseUrl, pool });
     refuseMissingSqliteFile(databaseUrl);
   }
-  const store: Store = await openStore({ databaseUrl, pool });
+  const store: Store = await openStore({ databaseUrl, pool, sqlite });
   const [ids, hasher, clock] = [new RandomUuidGenerator(), new Sha256TokenHasher(), new SystemClock()];
   const importData = new ImportData(store, ids, hasher, clock);
   const issueKey = new IssueApiKey(store.repositories, new RandomTokenGenerator(), hasher, ids, clock);

@@ -1,6 +1,9 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { aWorkspace } from "@service-api/ports/testing";
 import { DEMO, type ImportFileInput } from "@service-api/provisioning";
+import { openStore } from "@service-api/stores";
+import { TEST_STORE } from "@service-api/stores/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { scratch } from "./support/cli.js";
 
@@ -76,3 +79,53 @@ describe("service-api import against what is stored", () => {
     expect((await here.run(["export"])).stdout).toBe(exported);
   });
 });
+
+/** Another process's write on the database, a transaction held `forMs`, begun: `committed` when it ends. */
+async function anotherWriter(databaseUrl: string, forMs: number) {
+  const store = await openStore({ databaseUrl });
+  let begun!: () => void;
+  const holding = new Promise<void>((resolve) => {
+    begun = resolve;
+  });
+  const committed = store
+    .transaction(async ({ workspaces }) => {
+      await workspaces.save(aWorkspace());
+      begun();
+      await new Promise((resolve) => setTimeout(resolve, forMs));
+    })
+    .finally(() => store.close());
+  await holding;
+  return { committed };
+}
+
+const aWorkspaceFile = (name: string) =>
+  JSON.stringify({ version: 1, workspaces: [{ name, members: [{ name: "Ada" }] }] });
+
+describe.runIf(TEST_STORE === "sqlite")(
+  "service-api import beside a server writing to the SQLite file",
+  () => {
+    it("waits for the other writer's transaction, then imports", async () => {
+      const here = await place();
+      expect((await here.run(["demo"])).code).toBe(0);
+      const writing = await anotherWriter(here.databaseUrl, 1_500);
+      const result = await here.run(["import", "-"], aWorkspaceFile("beside a writer"));
+      await writing.committed;
+      expect(result).toMatchObject({ code: 0, stderr: "" });
+      expect(result.stdout).toContain("Imported 1 workspace");
+    });
+
+    it("gives up after SQLITE_BUSY_TIMEOUT_MS, saying the database is unavailable in its own words", async () => {
+      const here = await place();
+      expect((await here.run(["demo"])).code).toBe(0);
+      const writing = await anotherWriter(here.databaseUrl, 3_000);
+      const result = await here.run(["import", "-"], aWorkspaceFile("too late"), {
+        SQLITE_BUSY_TIMEOUT_MS: "200",
+      });
+      await writing.committed;
+      expect(result).toMatchObject({
+        code: 1,
+        stderr: "service-api import failed: the database is unavailable (database is locked). Try again.\n",
+      });
+    });
+  },
+);

@@ -117,6 +117,20 @@ describe("openSqliteStore", () => {
     await store.close();
   });
 
+  it("opens beside another connection's write when there is nothing to migrate, taking no write lock", async () => {
+    const path = join(directory, "beside-a-writer.sqlite");
+    await (await openSqliteStore({ databaseUrl: path })).close();
+    const other = new Database(path);
+    other.exec("begin immediate");
+    try {
+      const store = await openSqliteStore({ databaseUrl: path, busyTimeoutMs: 50 });
+      await store.close();
+    } finally {
+      other.exec("rollback");
+      other.close();
+    }
+  });
+
   it("says why migrating failed in its message: a database a newer version migrated, say", async () => {
     const path = join(directory, "newer.sqlite");
     await (await openSqliteStore({ databaseUrl: path })).close();

@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { type DatabaseSchema, kyselyStore, runCompiledDirectly } from "@service-api/adapters-kysely";
 import type { Store, StoreMonitor } from "@service-api/ports";
 import Database from "better-sqlite3";
-import { Kysely } from "kysely";
+import { Kysely, sql } from "kysely";
 import { Migrator } from "kysely/migration";
 import { sqliteDirectExecutor } from "./direct-executor.js";
 import { sqliteMigrations } from "./migrations/index.js";
@@ -108,8 +108,25 @@ export async function openSqliteStore({
   });
 }
 
+/** Whether every migration of this version is applied, and no other (one it does not know is refused). */
+async function allApplied(db: Kysely<DatabaseSchema>, migrator: Migrator): Promise<boolean> {
+  const known = await migrator.getMigrations();
+  if (known.some(({ executedAt }) => executedAt === undefined)) return false;
+  const { rows } = await sql<{ applied: number }>`select count(*) as applied from kysely_migration`.execute(
+    db,
+  );
+  return rows[0]?.applied === known.length;
+}
+
+/**
+ * Applies pending migrations, all in one transaction. Looked for first: the transaction takes the
+ * write lock, and a store opening beside another process's long write (an import) waits for it
+ * only when there is something to migrate.
+ */
 async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<void> {
-  const { error } = await new Migrator({ db, provider: sqliteMigrations }).migrateToLatest();
+  const migrator = new Migrator({ db, provider: sqliteMigrations });
+  if (await allApplied(db, migrator)) return;
+  const { error } = await migrator.migrateToLatest();
   // The cause in the message: what an operator reads is often only the message.
   if (error) throw new Error(`SQLite migration failed: ${messageOf(error)}`, { cause: error });
 }

@@ -16,12 +16,12 @@ export interface CliResult {
 /** Runs the built `service-api` binary, as a user's shell would. */
 export function cli(
   args: string[],
-  options: { databaseUrl: string; cwd: string; stdin?: string },
+  options: { databaseUrl: string; cwd: string; stdin?: string; env?: Record<string, string> },
 ): Promise<CliResult> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (turbo's test task does).`);
   const child = spawn(process.execPath, [MAIN, ...args], {
     cwd: options.cwd,
-    env: { PATH: process.env.PATH ?? "", DATABASE_URL: options.databaseUrl },
+    env: { PATH: process.env.PATH ?? "", DATABASE_URL: options.databaseUrl, ...options.env },
   });
   let stdout = "";
   let stderr = "";
@@ -42,8 +42,8 @@ export async function scratch() {
   return {
     directory,
     databaseUrl: database.databaseUrl,
-    run: (args: string[], stdin?: string) =>
-      cli(args, { databaseUrl: database.databaseUrl, cwd: directory, stdin }),
+    run: (args: string[], stdin?: string, env?: Record<string, string>) =>
+      cli(args, { databaseUrl: database.databaseUrl, cwd: directory, stdin, env }),
     cleanup: async () => {
       rmSync(directory, { recursive: true, force: true });
       await database.drop();
