@@ -1,12 +1,13 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { get } from "node:http";
+import { connect } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sqlitePathOf } from "@service-api/adapters-sqlite";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { call } from "./support/http.js";
-import { eventually } from "./support/load.js";
+import { eventually, sleep } from "./support/load.js";
 import { type Sample, sampleValue, scrape } from "./support/prometheus.js";
 import { seedWorkspace } from "./support/seed.js";
 import { spawnServer } from "./support/server-process.js";
@@ -85,6 +86,38 @@ function expectNoneWentDown(before: { text: string; samples: Sample[] }, after: 
 }
 
 describe("metrics", () => {
+  it("counts and logs a request whose client went away before its answer as 499, never as 200", async () => {
+    const { server, world, metricsUrl } = await serverWithMetrics();
+    const variableRoute = "/v1/conversations/:conversation_id/variables/:variable_id";
+    const labels = (status: string) => ({ route: variableRoute, method: "PUT", status });
+    const before = (await scrape(metricsUrl)).samples;
+    // A body declared 100 bytes long, 4 of them sent, then the connection closed.
+    const socket = connect(Number(new URL(server.url).port), "127.0.0.1");
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.write(
+      `PUT /v1/conversations/${world.conversation.id}/variables/${world.variable.id} HTTP/1.1\r\n` +
+        `Host: localhost\r\nAuthorization: Bearer ${world.apps["advanced-chat"].key}\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{"va',
+    );
+    await sleep(100);
+    socket.destroy();
+
+    await eventually(async () => {
+      const samples = (await scrape(metricsUrl)).samples;
+      return (
+        sampleValue(samples, REQUESTS, labels("499")) - sampleValue(before, REQUESTS, labels("499")) === 1
+      );
+    });
+    const after = (await scrape(metricsUrl)).samples;
+    expect(sampleValue(after, REQUESTS, labels("200"))).toBe(sampleValue(before, REQUESTS, labels("200")));
+    const logged = server
+      .logText()
+      .split("\n")
+      .filter((line) => line.includes('"msg":"request"') && line.includes('"method":"PUT"'));
+    expect(logged).toHaveLength(1);
+    expect(JSON.parse(logged[0]!)).toMatchObject({ status: 499 });
+  });
+
   it("counts requests by route template, method and status, and never labels with an id, a key or a user", async () => {
     const { server, world, metricsUrl } = await serverWithMetrics();
     const before = (await scrape(metricsUrl)).samples;

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { RequestHandler } from "express";
 import type { Logger } from "pino";
+import { CLIENT_CLOSED } from "../observability/metrics.js";
 
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 /**
@@ -37,10 +38,12 @@ export function requestContext(logger: Logger): RequestHandler {
     // Below info (as in production at warn), the access line is not even assembled.
     if (!logger.isLevelEnabled("info")) return next();
     const started = process.hrtime.bigint();
-    res.on("finish", () => {
+    // At close: after the answer is sent, or when the client went away before (then 499).
+    res.once("close", () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      const status = res.writableFinished ? res.statusCode : CLIENT_CLOSED;
       logger.info(
-        { requestId, method: req.method, path: withoutKeys(req.path), status: res.statusCode, durationMs },
+        { requestId, method: req.method, path: withoutKeys(req.path), status, durationMs },
         "request",
       );
     });
