@@ -1,5 +1,19 @@
 import type { ErrorCase, KeyKind } from "./operation.js";
 
+/** The answers of the two rate limits: a key's requests, and failed authentications from an address. */
+export const LIMITED = {
+  per_key: {
+    status: 429,
+    code: "too_many_requests",
+    message: "This API key has made too many requests. Try again later.",
+  },
+  auth_failures: {
+    status: 429,
+    code: "too_many_requests",
+    message: "Too many requests with a missing or invalid API key from this address. Try again later.",
+  },
+} as const satisfies Record<string, ErrorCase>;
+
 /**
  * Errors every operation can answer: a URL that does not decode, a key that is missing or wrong, a
  * limit, a failure of ours, the store away.
@@ -7,11 +21,7 @@ import type { ErrorCase, KeyKind } from "./operation.js";
 export const ALWAYS: ErrorCase[] = [
   { status: 400, code: "bad_request", message: "The URL is not valid." },
   { status: 401, code: "unauthorized", message: "Access token is invalid" },
-  {
-    status: 429,
-    code: "too_many_requests",
-    message: "This API key has made too many requests. Try again later.",
-  },
+  ...Object.values(LIMITED),
   { status: 500, code: "unknown", message: "Internal Server Error" },
   {
     status: 503,

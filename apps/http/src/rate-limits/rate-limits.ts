@@ -2,6 +2,7 @@ import type { RateLimitRepository } from "@service-api/ports";
 import type { Request, RequestHandler, Response } from "express";
 import { type Options, rateLimit } from "express-rate-limit";
 import type { Logger } from "pino";
+import { LIMITED } from "../api/errors.js";
 import { sendJson } from "../http/send-json.js";
 import { AuthFailureLimit } from "./auth-failure-limit.js";
 import { databaseLimitStores, type LimitStores, redisLimitStores } from "./limit-stores.js";
@@ -32,12 +33,6 @@ export const NO_RATE_LIMITS: RateLimits = {
 /** Told of each request a limit refused. */
 export type OnLimited = (limit: "per_key" | "auth_failures") => void;
 
-const tooManyRequests = (message: string) => ({ status: 429, code: "too_many_requests", message });
-const KEY_LIMITED = tooManyRequests("This API key has made too many requests. Try again later.");
-const FAILURES_LIMITED = tooManyRequests(
-  "Too many requests with a missing or invalid API key from this address. Try again later.",
-);
-
 export function createRateLimits(
   settings: RateLimitSettings,
   rateLimits: RateLimitRepository,
@@ -62,7 +57,7 @@ export function createRateLimits(
       keyGenerator: (_req: Request, res: Response) => String(res.locals.principal?.keyId),
       handler: (_req, res) => {
         onLimited("per_key");
-        sendJson(res, KEY_LIMITED, 429);
+        sendJson(res, LIMITED.per_key, 429);
       },
     });
 
@@ -82,7 +77,7 @@ export function createRateLimits(
           (req as Request & { rateLimit?: { resetTime?: Date } }).rateLimit?.resetTime,
         );
         onLimited("auth_failures");
-        sendJson(res, FAILURES_LIMITED, 429);
+        sendJson(res, LIMITED.auth_failures, 429);
       },
     });
     authFailures = new AuthFailureLimit(limiter);

@@ -59,9 +59,24 @@ export async function servedContractProblems(
     validate = ours.compile({ ...schema, components: document.components });
     validators.set(key, validate);
   }
-  return validate(body)
+  if (!validate(body))
+    return (validate.errors ?? []).map((error) => `served schema: ${error.instancePath} ${error.message}`);
+  return undocumentedCode(`${method} ${template}`, status, response, body);
+}
+
+/** An error's code must be one its operation documents for that status (each documented case is an example). */
+function undocumentedCode(operation: string, status: number, response: Json, body: unknown): string[] {
+  const code = (body as { code?: unknown } | null)?.code;
+  const examples = (response.content as Record<string, { examples?: Record<string, { value?: Json }> }>)[
+    "application/json"
+  ]?.examples;
+  if (status < 400 || typeof code !== "string" || !examples) return [];
+  const documented = Object.values(examples).map((example) => example.value?.code);
+  return documented.includes(code)
     ? []
-    : (validate.errors ?? []).map((error) => `served schema: ${error.instancePath} ${error.message}`);
+    : [
+        `${operation} answered ${status} ${code}, which its document does not list (${documented.join(", ")})`,
+      ];
 }
 
 // Dify's is OpenAPI 3.0: `nullable` is understood by Ajv itself; `url` is not a JSON Schema format.

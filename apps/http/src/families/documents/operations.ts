@@ -12,6 +12,7 @@ import { documentListItem, documentView } from "./schemas.js";
 const datasetId = id("The knowledge base (dataset).");
 const documentId = id("The document.");
 const TAG = "Documents";
+const DOCUMENT_IDS_REFUSED = "must be a list of document ids.";
 
 export const documentOperations = (useCases: DocumentUseCases) => [
   defineOperation({
@@ -146,9 +147,14 @@ export const documentOperations = (useCases: DocumentUseCases) => [
         }),
     }),
     body: z.object({
-      document_ids: z.array(z.string().transform((value) => pathId(value))).meta({
-        description: "Documents of the dataset; others are skipped, repeats count once.",
-      }),
+      document_ids: z
+        .array(
+          z.string({ error: DOCUMENT_IDS_REFUSED }).transform((value) => pathId(value)),
+          {
+            error: DOCUMENT_IDS_REFUSED,
+          },
+        )
+        .meta({ description: "Documents of the dataset; others are skipped, repeats count once." }),
     }),
     success: { status: 200, description: "Done.", schema: success, example: { result: "success" } },
     errors: [
@@ -161,6 +167,7 @@ export const documentOperations = (useCases: DocumentUseCases) => [
         message: "Invalid action: remove. Must be one of ['enable', 'disable', 'archive', 'un_archive']",
       },
       { status: 400, code: "invalid_action", message: "Document: guide.txt is not completed." },
+      invalid(`document_ids: ${DOCUMENT_IDS_REFUSED}`),
     ],
     async handle({ workspaceId, params, body }) {
       await useCases.updateDocumentStatus.execute({
