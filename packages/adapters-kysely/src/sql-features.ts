@@ -13,6 +13,14 @@ export interface SqlFeatures {
    * where the index cannot serve the keyword.
    */
   documentNameSearch(keyword: string): RawBuilder<boolean> | undefined;
+  /**
+   * Where the name search index holds every dataset's names (SQLite's, whose matches are built
+   * whole before the dataset narrows them): the dataset size from which it is used. A smaller
+   * dataset's names are read instead, so its search costs what the dataset holds, whatever other
+   * workspaces hold. Undefined: the index is used whenever it can serve (PostgreSQL plans each
+   * search with the table's statistics).
+   */
+  nameSearchFromDocuments?: number;
   /** Whether `SELECT … FOR UPDATE` locks rows (PostgreSQL); elsewhere writes are serial already. */
   locksRows: boolean;
   /**

@@ -126,9 +126,27 @@ async function readEverything() {
   await datasets.listPage(workspace.id, { tagIds: [tag.id] }, 0, 20);
   await documents.listPage(dataset.id, {}, 0, 20);
   await documents.listPage(dataset.id, { status: "available" }, 0, 20);
+  smallKeywordReads.start = reads.length;
+  await documents.listPage(dataset.id, { keyword: "guide" }, 0, 20);
+  smallKeywordReads.end = reads.length;
+  // As large as a dataset the name search index serves (its counter says so; the rows do not matter).
+  const counter = new Database(path);
+  counter.prepare("update datasets set document_count = 5000 where id = ?").run(dataset.id);
+  // Another connection's write is read from the next turn of the event loop.
+  await new Promise((resolve) => setImmediate(resolve));
   keywordReads.start = reads.length;
   await documents.listPage(dataset.id, { keyword: "guide" }, 0, 20);
   keywordReads.end = reads.length;
+  counter.prepare("update datasets set document_count = 1 where id = ?").run(dataset.id);
+  counter.close();
+  await new Promise((resolve) => setImmediate(resolve));
+  statusWrites.start = reads.length;
+  await documents.updateStatus(dataset.id, {
+    read: [document],
+    changing: [document.id],
+    patch: { enabled: document.enabled, updatedAt: 4 },
+  });
+  statusWrites.end = reads.length;
   await documents.findManyInDataset(dataset.id, [document.id]);
   await metadata.findField(dataset.id, field.id);
   await metadata.valuesOfDocuments([document.id]);
@@ -190,6 +208,10 @@ const record = (sql: string, parameters: readonly unknown[]) => {
 };
 /** Where the reads of the document list filtered by keyword are. */
 const keywordReads = { start: 0, end: 0 };
+/** Where a status change's statement is. */
+const statusWrites = { start: 0, end: 0 };
+/** Where the reads of the same search in a small dataset are. */
+const smallKeywordReads = { start: 0, end: 0 };
 /** Where the reads of a dataset's documents in position order, a page at a time, are. */
 const positionReads = { start: 0, end: 0 };
 
@@ -232,20 +254,41 @@ describe("SQLite query plans", () => {
     }
   });
 
-  it("serves a keyword search of document names from the FTS5 trigram index", () => {
+  it("serves a keyword search of a large dataset's names from the FTS5 trigram index, a small one's from its own", () => {
     const database = new Database(path, { readonly: true });
     try {
-      const plans = reads.slice(keywordReads.start, keywordReads.end).map(({ sql, parameters }) =>
+      const plansOf = ({ start, end }: { start: number; end: number }) =>
+        reads.slice(start, end).map(({ sql, parameters }) =>
+          database
+            .prepare(`explain query plan ${sql}`)
+            .all(...(parameters as unknown[]))
+            .map((step) => (step as { detail: string }).detail),
+        );
+      const searches = (plans: string[][]) =>
+        plans.map((plan) => plan.filter((detail) => /VIRTUAL TABLE INDEX/.test(detail)).length);
+      // The dataset's counter, then the page and, in a sub-select, its total search the index; the
+      // page's values follow apart.
+      expect(searches(plansOf(keywordReads))).toEqual([0, 2, 0]);
+      // Every workspace's names are in the index: a small dataset's search reads the dataset's own.
+      const small = plansOf(smallKeywordReads);
+      expect(searches(small)).toEqual([0, 0, 0]);
+      expect(small[1]!.filter((detail) => detail.startsWith("SEARCH documents USING"))).toHaveLength(2);
+    } finally {
+      database.close();
+    }
+  });
+
+  it("checks a status change's documents by their ids, never walking the dataset's", () => {
+    const database = new Database(path, { readonly: true });
+    try {
+      const plans = reads.slice(statusWrites.start, statusWrites.end).map(({ sql, parameters }) =>
         database
           .prepare(`explain query plan ${sql}`)
           .all(...(parameters as unknown[]))
           .map((step) => (step as { detail: string }).detail),
       );
-      // The page and, in a sub-select, its total search the index; the page's values follow apart.
-      const searches = plans.map(
-        (plan) => plan.filter((detail) => /SCAN document_names VIRTUAL TABLE INDEX/.test(detail)).length,
-      );
-      expect(searches).toEqual([2, 0]);
+      const checked = plans.flat().filter((detail) => detail.includes(" as_read "));
+      expect(checked).toEqual([expect.stringMatching(/^SEARCH as_read USING INDEX \S+ \(id=\?\)$/)]);
     } finally {
       database.close();
     }

@@ -25,7 +25,10 @@ function listingFromRow(row: Record<string, unknown>): DocumentListing {
   };
 }
 
-/** A page of the dataset's documents matching `filter`, with what the list shows, and the matching set. */
+/**
+ * A page of the dataset's documents matching `filter`, with what the list shows, and the matching
+ * set. `searchIndex` false: a keyword is looked for in the dataset's names alone.
+ */
 function documentPage(
   db: Kysely<DatabaseSchema>,
   features: SqlFeatures,
@@ -33,11 +36,12 @@ function documentPage(
   filter: DocumentFilter,
   offset: number | Expression<number>,
   limit: number | Expression<number>,
+  searchIndex = true,
 ) {
   let matching = db.selectFrom("documents").where("documents.dataset_id", "=", datasetId);
   if (filter.status !== undefined) matching = matching.where("documents.display_status", "=", filter.status);
   if (filter.keyword !== undefined) {
-    const search = features.documentNameSearch(filter.keyword);
+    const search = searchIndex ? features.documentNameSearch(filter.keyword) : undefined;
     if (search) matching = matching.where(search);
     matching = matching.where(features.containsText("documents.name", filter.keyword));
   }
@@ -207,7 +211,8 @@ async function pageRows(
   limit: number,
 ): Promise<Row[]> {
   if (unfiltered(filter)) return readUnfilteredPage(db, features, workspaceId, datasetId, offset, limit);
-  const { page } = documentPage(db, features, datasetId, filter, offset, limit);
+  const searchIndex = await searchesIndex(db, features, datasetId, filter);
+  const { page } = documentPage(db, features, datasetId, filter, offset, limit, searchIndex);
   const query = workspaceId === null ? page : besideDataset(db, features, workspaceId, datasetId, page);
   return (await db.executeQuery(query.compile())).rows as Row[];
 }
@@ -236,9 +241,23 @@ async function countMatching(
     const [row] = await documentCount(db, datasetId);
     return Number(row?.document_count ?? 0);
   }
-  const { matching } = documentPage(db, features, datasetId, filter, 0, 0);
+  const searchIndex = await searchesIndex(db, features, datasetId, filter);
+  const { matching } = documentPage(db, features, datasetId, filter, 0, 0, searchIndex);
   const counted = await matching
     .select((eb) => eb.fn.countAll<number>().as("total"))
     .executeTakeFirstOrThrow();
   return Number(counted.total);
+}
+
+/** Whether a keyword goes through the name search index, by the dataset's size where that decides. */
+async function searchesIndex(
+  db: Kysely<DatabaseSchema>,
+  features: SqlFeatures,
+  datasetId: string,
+  filter: DocumentFilter,
+): Promise<boolean> {
+  const from = features.nameSearchFromDocuments;
+  if (filter.keyword === undefined || from === undefined) return true;
+  const [row] = await documentCount(db, datasetId);
+  return Number(row?.document_count ?? 0) >= from;
 }

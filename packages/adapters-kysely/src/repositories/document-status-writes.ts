@@ -198,7 +198,11 @@ export async function updateStatus(
         eb
           .selectFrom("documents as as_read")
           .select((inner) => inner.fn.countAll<number>().as("n"))
-          .where("as_read.dataset_id", "=", datasetId)
+          // Looked up by the ids read, never through the dataset's index: that walked every one of
+          // its documents (SQLite's planner knows no sizes). The unary plus keeps the dataset's
+          // column a plain condition; this branch is SQLite's.
+          .where((inner) => features.inList(inner.ref("as_read.id"), readIds))
+          .where(sql`+${sql.ref("as_read.dataset_id")}`, "=", datasetId)
           .where(stillAsRead(features, read) as never),
       "=",
       read.length,
