@@ -78,6 +78,40 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
     }
   });
 
+  it("runs a later page of datasets' sub-selects for the page's rows only, not for those it skips", async () => {
+    const url = await createTestSchema(database.url);
+    const { store, statements, record } = await recordingStore(url);
+    try {
+      const workspace = aWorkspace();
+      await store.repositories.workspaces.save(workspace);
+      for (let index = 0; index < 60; index++)
+        await store.repositories.datasets.save(aDataset(workspace.id, { createdAt: index }));
+      const { items } = await record(() => store.repositories.datasets.listPage(workspace.id, {}, 40, 10));
+      expect(items).toHaveLength(10);
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        const [page] = statements;
+        const { rows } = await client.query(
+          `explain (analyze, format json) ${page!.sql}`,
+          page!.parameters as unknown[],
+        );
+        type Node = { "Parent Relationship"?: string; "Actual Loops": number; Plans?: Node[] };
+        const loopsOfSubPlans = (node: Node): number[] => [
+          ...(node["Parent Relationship"] === "SubPlan" ? [node["Actual Loops"]] : []),
+          ...(node.Plans ?? []).flatMap(loopsOfSubPlans),
+        ];
+        const loops = loopsOfSubPlans((rows[0]["QUERY PLAN"] as { Plan: Node }[])[0]!.Plan);
+        expect(loops.length).toBeGreaterThan(0);
+        expect(Math.max(...loops)).toBeLessThanOrEqual(10);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
   it("reads a dataset's documents in position order from where a page ended, in the index's order", async () => {
     const url = await createTestSchema(database.url);
     const { store, statements, record } = await recordingStore(url);
