@@ -3,10 +3,13 @@ import type { Expression, RawBuilder, SelectQueryBuilder } from "kysely";
 /** What the repositories' SQL needs to know of the database under them. */
 export interface SqlFeatures {
   /**
-   * True where the text in `column` holds `text` as the API's text filters read it: ASCII letters in
+   * True where the text in `column` holds a filter's text as the API reads it: ASCII letters in
    * either case, every other character only itself, `%`, `_` and `\` included (`matchesTextFilter`).
+   * `argument` is `textFilterArgument` of that text, given as it is (a compiled read's argument).
    */
-  containsText(column: string, text: string): RawBuilder<boolean>;
+  containsText(column: string, argument: string): RawBuilder<boolean>;
+  /** What `containsText` takes for a filter's text: the text (SQLite), or a pattern made of it. */
+  textFilterArgument(text: string): string;
   /**
    * A condition on `documents` true for every document whose name may hold `keyword` (a superset of
    * the matches, which `containsText` then narrows), served by the name search index. Undefined

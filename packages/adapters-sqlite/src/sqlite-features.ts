@@ -9,6 +9,7 @@ import { jsonArrayFrom } from "kysely/helpers/sqlite";
  */
 export const sqliteFeatures: SqlFeatures = {
   containsText: (column, text) => sql<boolean>`instr(lower(${sql.ref(column)}), lower(${text})) > 0`,
+  textFilterArgument: (text) => text,
   documentNameSearch(keyword) {
     if ([...keyword].length < 3) return undefined;
     const phrase = `"${keyword.replaceAll('"', '""')}"`;

@@ -7,6 +7,7 @@ import { aroundDataset, type OverviewRow, overviewFromRow } from "./dataset-over
 
 /** What List Datasets asks of the workspace's datasets: a name containing `keyword`, every tag of `tags`. */
 interface MatchingDatasets {
+  /** The keyword as `textFilterArgument` makes it. */
   keyword: string | undefined;
   /** The tags as one `listParameter`, and how many there are. */
   tags: { list: unknown; count: number } | undefined;
@@ -95,7 +96,7 @@ export function datasetPages(features: SqlFeatures) {
   ): Promise<{ items: DatasetOverview[]; total: number }> => {
     const tagIds = [...new Set(filter.tagIds ?? [])];
     const matching: MatchingDatasets = {
-      keyword: filter.keyword,
+      keyword: filter.keyword === undefined ? undefined : features.textFilterArgument(filter.keyword),
       tags: tagIds.length > 0 ? { list: features.listParameter(tagIds), count: tagIds.length } : undefined,
     };
     const page = pages[Number(matching.keyword !== undefined) * 2 + Number(matching.tags !== undefined)]!;

@@ -43,7 +43,9 @@ function documentPage(
   if (filter.keyword !== undefined) {
     const search = searchIndex ? features.documentNameSearch(filter.keyword) : undefined;
     if (search) matching = matching.where(search);
-    matching = matching.where(features.containsText("documents.name", filter.keyword));
+    matching = matching.where(
+      features.containsText("documents.name", features.textFilterArgument(filter.keyword)),
+    );
   }
   const filtered = filter.status !== undefined || filter.keyword !== undefined;
   // The page's rows first, then what the list shows for those rows only: the sub-selects never run

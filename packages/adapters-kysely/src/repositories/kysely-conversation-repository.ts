@@ -226,9 +226,17 @@ export class KyselyConversationRepository implements ConversationRepository {
         ? await variablesAfterOne(this.db, conversationId, after.createdAt, after.id, limit)
         : await firstVariables(this.db, conversationId, limit);
     } else {
+      const filter = this.features.textFilterArgument(name);
       rows = after
-        ? await namedAfterOne(this.features)(this.db, conversationId, name, after.createdAt, after.id, limit)
-        : await firstNamed(this.features)(this.db, conversationId, name, limit);
+        ? await namedAfterOne(this.features)(
+            this.db,
+            conversationId,
+            filter,
+            after.createdAt,
+            after.id,
+            limit,
+          )
+        : await firstNamed(this.features)(this.db, conversationId, filter, limit);
     }
     return rows.map(variableFromRow);
   }

@@ -82,7 +82,8 @@ export function variablesPageRead(features: SqlFeatures) {
   ): Promise<VariablesPageRead> => {
     const { afterId, limit, nameContains } = options;
     const read = shapes[(afterId === null ? 0 : 2) + (nameContains === undefined ? 0 : 1)]!;
-    const rows = await read(db, appId, sessionId, conversationId, afterId, nameContains ?? null, limit);
+    const filter = nameContains === undefined ? null : features.textFilterArgument(nameContains);
+    const rows = await read(db, appId, sessionId, conversationId, afterId, filter, limit);
     const [first] = rows;
     if (!first) return { afterFound: false, variables: [] };
     return {

@@ -254,6 +254,35 @@ export function describeListingContract(openStore: OpenStore): void {
       expect((await documents.listPage(dataset.id, { keyword: "notes" }, 0, 1)).items[0]?.values).toEqual([]);
     });
 
+    it("finds a keyword's every character as written, ASCII letters in either case, however it reads in SQL or a pattern", async () => {
+      const { datasets, documents } = repositories();
+      const { workspace } = await seedWorkspace();
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      const names = [
+        "a.b (1) [x]",
+        "axb (1) [x]",
+        "$y^ {2} c|d",
+        "back\\slash +f* ?g #h",
+        "Été über",
+        "tab\there",
+      ];
+      for (const [position, name] of names.entries())
+        await documents.save(aDocument(dataset.id, { name, position, createdAt: position }));
+      const found = async (keyword: string) =>
+        (await documents.listPage(dataset.id, { keyword }, 0, 10)).items.map((item) => item.document.name);
+      expect(await found("A.B")).toEqual(["a.b (1) [x]"]);
+      expect(await found("(1) [X]")).toEqual(["axb (1) [x]", "a.b (1) [x]"]);
+      expect(await found("$y^ {2} C|D")).toEqual(["$y^ {2} c|d"]);
+      expect(await found("k\\s")).toEqual(["back\\slash +f* ?g #h"]);
+      expect(await found("+F* ?G #")).toEqual(["back\\slash +f* ?g #h"]);
+      expect(await found("b.*h")).toEqual([]);
+      expect(await found("été")).toEqual([]);
+      expect(await found("Été ÜBER")).toEqual([]);
+      expect(await found("Été über")).toEqual(["Été über"]);
+      expect(await found("B\tH")).toEqual(["tab\there"]);
+    });
+
     it("reads a page of documents with the workspace's dataset, the page listPage gives", async () => {
       const { datasets, documents, metadata } = repositories();
       const { workspace, member } = await seedWorkspace();
