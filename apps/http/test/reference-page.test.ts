@@ -1,3 +1,5 @@
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, CHROMIUM_ARGS, requireChromiumForTests } from "./support/chromium.js";
@@ -54,5 +56,38 @@ describe.runIf(available)("the API reference page at /docs", () => {
     expect(requested.filter((url) => !url.startsWith(`${server.url}/`))).toEqual([]);
     expect(problems).toEqual([]);
     await page.close();
+  });
+
+  it("loads behind a proxy that serves the API under a path of its own, from /docs and /docs/", async () => {
+    // A proxy serving the server under /svc, stripping the path on the way in.
+    const proxy = createServer((incoming, answer) => {
+      if (!incoming.url?.startsWith("/svc/")) return answer.writeHead(404).end();
+      const forwarded = request(`${server.url}${incoming.url.slice("/svc".length)}`, {
+        method: incoming.method,
+        headers: incoming.headers,
+      });
+      forwarded.on("response", (response) => {
+        answer.writeHead(response.statusCode ?? 502, response.headers);
+        response.pipe(answer);
+      });
+      incoming.pipe(forwarded);
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/svc`;
+    try {
+      for (const path of ["/docs", "/docs/"]) {
+        const page = await browser.newPage();
+        const requested: string[] = [];
+        page.on("request", (sent) => requested.push(sent.url()));
+        expect((await page.goto(`${base}${path}`))?.status()).toBe(200);
+        await page.waitForSelector(".opblock", { timeout: 15_000 });
+        expect(await page.$$eval(".opblock", (blocks) => blocks.length), path).toBe(25);
+        expect(requested.filter((url) => !url.startsWith(`${base}/`))).toEqual([]);
+        expect(requested).toContain(`${base}/v1/openapi.json`);
+        await page.close();
+      }
+    } finally {
+      proxy.close();
+    }
   });
 });

@@ -11,26 +11,34 @@ const ASSETS: Record<string, string> = {
   "favicon-32x32.png": "image/png",
 };
 
-const PAGE = `<!doctype html>
+/**
+ * The page, its files named relative to where it was asked for (`base`: `docs/` from `/docs`, empty
+ * from `/docs/`), so that it loads behind a proxy that serves the API under a path of its own.
+ */
+const page = (base: string) => `<!doctype html>
 <html lang="en">
   <head>
     <meta charset="utf-8">
     <meta name="viewport" content="width=device-width, initial-scale=1">
     <title>Service API reference</title>
-    <link rel="icon" type="image/png" href="/docs/favicon-32x32.png">
-    <link rel="stylesheet" href="/docs/swagger-ui.css">
+    <link rel="icon" type="image/png" href="${base}favicon-32x32.png">
+    <link rel="stylesheet" href="${base}swagger-ui.css">
   </head>
   <body>
     <div id="reference"></div>
-    <script src="/docs/swagger-ui-bundle.js"></script>
-    <script src="/docs/reference.js"></script>
+    <script src="${base}swagger-ui-bundle.js"></script>
+    <script src="${base}reference.js"></script>
   </body>
 </html>
 `;
+const PAGES = { fromDocs: page("docs/"), fromFolder: page("") };
 
-/** Swagger UI over the served document; the validator badge (an outside request) is off. */
+/**
+ * Swagger UI over the served document, found from this script's own address (under a proxy's path
+ * too); the validator badge (an outside request) is off.
+ */
 const SCRIPT = `SwaggerUIBundle({
-  url: "/v1/openapi.json",
+  url: new URL("../v1/openapi.json", document.currentScript.src).href,
   dom_id: "#reference",
   deepLinking: true,
   validatorUrl: null,
@@ -49,9 +57,9 @@ const POLICY =
 export function registerDocsRoutes(router: Router): void {
   router
     .route("/docs")
-    .get((_req, res) => {
+    .get((req, res) => {
       res.setHeader("Content-Security-Policy", POLICY);
-      res.type("html").send(PAGE);
+      res.type("html").send(req.path.endsWith("/") ? PAGES.fromFolder : PAGES.fromDocs);
     })
     .all(methodNotAllowed(["GET", "HEAD"]));
   router.get("/docs/reference.js", (_req, res) => {
