@@ -215,5 +215,13 @@ describe("requests Node's own parser refuses", () => {
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(response.status).toBe(408);
     expect(jsonOf(response.body)).toMatchObject({ code: "request_timeout" });
+    // Logged (and counted) as what the client got, not as a client that went away (499).
+    await sleep(50);
+    const logged = server
+      .logText()
+      .split("\n")
+      .filter((line) => line.includes('"msg":"request"') && line.includes('"method":"PUT"'))
+      .map((line) => jsonOf(line).status);
+    expect(logged).toEqual([408]);
   });
 });

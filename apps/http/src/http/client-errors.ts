@@ -1,5 +1,6 @@
 import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
+import { closingAs } from "../observability/response-status.js";
 import type { ErrorBody } from "./http-error.js";
 import { BODY_LIMIT_BYTES } from "./json-body.js";
 
@@ -29,12 +30,16 @@ const MALFORMED: ErrorBody = { status: 400, code: "bad_request", message: "The r
  * already has part of a response, or cannot be written to, is only closed.
  */
 export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  const inFlight = (socket as { _httpMessage?: ServerResponse | null })._httpMessage;
   if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
     socket.destroy();
     return;
   }
-  endWith(socket, REFUSALS[error.code ?? ""] ?? MALFORMED);
+  const refusal = REFUSALS[error.code ?? ""] ?? MALFORMED;
+  // A request already being answered is counted as what it got (its body too slow: 408), unless
+  // its client closed the connection before the body ended (499).
+  if (inFlight && error.code !== "HPE_INVALID_EOF_STATE") closingAs(inFlight, refusal.status);
+  endWith(socket, refusal);
 }
 
 /** Writes the error as the whole response on a socket no response object holds, and closes it. */

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
+import { closingAs } from "../observability/response-status.js";
 import { errorBodyOf, HttpError, INTERNAL_ERROR } from "./http-error.js";
 import { sendJson } from "./send-json.js";
 
@@ -30,6 +31,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
     if (!body) logger.error({ requestId: res.locals.requestId, err: error }, "request failed");
     const { status, code, message } = body ?? INTERNAL_ERROR;
     if (res.headersSent) {
+      closingAs(res, status);
       res.destroy();
       return;
     }

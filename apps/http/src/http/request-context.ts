@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { RequestHandler } from "express";
 import type { Logger } from "pino";
-import { CLIENT_CLOSED } from "../observability/metrics.js";
+import { statusOf } from "../observability/response-status.js";
 
 const SANE_REQUEST_ID = /^[\w.:-]{1,128}$/;
 /**
@@ -38,10 +38,10 @@ export function requestContext(logger: Logger): RequestHandler {
     // Below info (as in production at warn), the access line is not even assembled.
     if (!logger.isLevelEnabled("info")) return next();
     const started = process.hrtime.bigint();
-    // At close: after the answer is sent, or when the client went away before (then 499).
+    // At close: after the answer is sent, or when the connection closed before (`statusOf`).
     res.once("close", () => {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      const status = res.writableFinished ? res.statusCode : CLIENT_CLOSED;
+      const status = statusOf(res);
       logger.info(
         { requestId, method: req.method, path: withoutKeys(req.path), status, durationMs },
         "request",

@@ -1,5 +1,6 @@
 import type { Server, ServerResponse } from "node:http";
 import { Server as NetServer, type Socket } from "node:net";
+import { closingAs } from "../observability/response-status.js";
 import type { ServerLifecycle } from "./server-lifecycle.js";
 
 export interface ShutdownTimes {
@@ -57,9 +58,18 @@ export class Shutdown {
     const closed = new Promise<void>((resolve) =>
       NetServer.prototype.close.call(this.server, () => resolve()),
     );
-    const timer = setTimeout(() => this.server.closeAllConnections(), this.times.timeoutMs);
+    const timer = setTimeout(() => this.#closeAll(), this.times.timeoutMs);
     await closed;
     clearTimeout(timer);
+  }
+
+  /** Past the time-out: every connection closes, a response still under way counted as a 503. */
+  #closeAll(): void {
+    for (const socket of this.#connections) {
+      const response = (socket as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+      if (response) closingAs(response, 503);
+    }
+    this.server.closeAllConnections();
   }
 
   /**

@@ -2,6 +2,7 @@ import type { AuthenticateApiKey } from "@service-api/application";
 import type { Store } from "@service-api/ports";
 import type { RequestHandler } from "express";
 import { type Aggregator, Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import { statusOf } from "./response-status.js";
 import type { StoreOutage } from "./store-outage.js";
 
 /** What the metrics read at each scrape. */
@@ -15,11 +16,6 @@ export interface MetricSources {
 const ROUTE_BASE = "routeBase";
 /** The route label of a request no route matched: never its path, which may hold ids. */
 export const UNMATCHED = "unmatched";
-/**
- * The status of a request whose client went away before its answer was sent (nginx's 499, "client
- * closed request"): not the 200 a response starts with.
- */
-export const CLIENT_CLOSED = 499;
 
 /**
  * How the primary of `WORKERS=n` combines default metrics whose sum over the workers means nothing
@@ -150,7 +146,7 @@ export class ServerMetrics {
       const labels = {
         route: typeof route === "string" ? `${res.locals[ROUTE_BASE] ?? ""}${route}` : UNMATCHED,
         method: req.method,
-        status: res.writableFinished ? res.statusCode : CLIENT_CLOSED,
+        status: statusOf(res),
       };
       this.#requests.inc(labels);
       this.#duration.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
