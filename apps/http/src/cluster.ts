@@ -5,8 +5,10 @@ import type { Logger } from "pino";
 import type { Config } from "./config.js";
 import { createContainer } from "./container.js";
 import { DEMO_SKIPPED, demoBanner, loadDemoKeys } from "./demo-mode.js";
+import { onStopSignals } from "./lifecycle/stop-signals.js";
 import { ClusterMetrics } from "./observability/cluster-metrics.js";
 import { type MetricsServer, startMetricsServer } from "./observability/metrics-server.js";
+import { stopWorker } from "./worker-stops.js";
 
 /**
  * The primary of `WORKERS` > 1: migrates (and loads the demo) once, then forks the workers, which
@@ -90,55 +92,7 @@ export async function runPrimary(config: Config, logger: Logger): Promise<void> 
       stopWorker(worker, signal, false);
     }
   };
-  process.on("SIGTERM", () => stop("SIGTERM"));
-  process.on("SIGINT", () => stop("SIGINT"));
-}
-
-/** The primary's word to its workers: drain and stop, or end the drain. */
-const STOP = "service-api:stop";
-interface StopMessage {
-  type: typeof STOP;
-  signal: string;
-  endDrain: boolean;
-}
-
-/**
- * Tells a worker to drain and stop (`endDrain`: to end its drain), by message rather than a signal:
- * a signal sent to the whole process group reaches the worker too, and two signals would end its
- * drain at once. A worker the message cannot reach is signalled.
- */
-function stopWorker(worker: Worker, signal: string, endDrain: boolean): void {
-  const message: StopMessage = { type: STOP, signal, endDrain };
-  if (!worker.isConnected()) {
-    worker.process.kill("SIGTERM");
-    return;
-  }
-  worker.send(message, (error: Error | null) => {
-    if (error) worker.process.kill("SIGTERM");
-  });
-}
-
-type StopHandler = (signal: string, endDrain: boolean) => void;
-
-/**
- * In a worker, before it starts serving: hears the primary's word from now on (it may come while
- * the worker starts) and returns how to hand it to `stop` once the worker serves, what was heard
- * before included.
- */
-export function heedPrimaryStops(): (stop: StopHandler) => void {
-  const heard: StopMessage[] = [];
-  let handler: StopHandler | undefined;
-  process.on("message", (message: unknown) => {
-    const word = message as Partial<StopMessage> | null;
-    if (typeof word !== "object" || word?.type !== STOP) return;
-    const stop = { type: STOP, signal: String(word.signal), endDrain: word.endDrain === true } as const;
-    if (handler) handler(stop.signal, stop.endDrain);
-    else heard.push(stop);
-  });
-  return (stop) => {
-    handler = stop;
-    for (const { signal, endDrain } of heard.splice(0)) stop(signal, endDrain);
-  };
+  onStopSignals(stop);
 }
 
 /**

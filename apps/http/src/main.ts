@@ -1,10 +1,12 @@
 import cluster from "node:cluster";
 import { storeKindOf } from "@service-api/stores";
-import { heedPrimaryStops, runPrimary } from "./cluster.js";
+import { runPrimary } from "./cluster.js";
 import { ConfigError, loadConfig } from "./config.js";
 import { DEMO_SKIPPED, demoBanner, loadDemoKeys } from "./demo-mode.js";
+import { onStopSignals } from "./lifecycle/stop-signals.js";
 import { createLogger } from "./logger.js";
 import { startServer } from "./server.js";
+import { heedPrimaryStops } from "./worker-stops.js";
 
 /** The standalone server: configured from the environment, stopped by SIGTERM or SIGINT. */
 async function main(): Promise<void> {
@@ -42,8 +44,7 @@ async function main(): Promise<void> {
   // A worker of WORKERS hears its primary (`stopWorker`), and a signal sent to the whole process
   // group (systemd, `kill -- -<pgid>`, Ctrl-C) besides: only the primary's word ends its drain.
   const fromOutside = !cluster.isWorker;
-  process.on("SIGTERM", () => stop("SIGTERM", fromOutside));
-  process.on("SIGINT", () => stop("SIGINT", fromOutside));
+  onStopSignals((signal) => stop(signal, fromOutside));
   onPrimaryStop?.(stop);
 
   logger.info(

@@ -136,11 +136,26 @@ describe("shutting down", () => {
     const { server } = await seededServer({ SHUTDOWN_DRAIN_MS: "60000" });
     server.child.kill("SIGTERM");
     await server.waitForLine((line) => line.msg === "shutting down");
+    // Past the moment in which a second signal is the first one again (a service manager's and a
+    // script runner's at once).
+    await sleep(700);
     const signalled = Date.now();
     server.child.kill("SIGINT");
     expect((await server.exited).code).toBe(0);
     expect(Date.now() - signalled).toBeLessThan(5_000);
     expect(server.lines.map((line) => line.msg)).toContain("ending the drain");
+  });
+
+  it("takes two signals at once as one request: a service manager's and one passed on by npm start", async () => {
+    const { server } = await seededServer({ SHUTDOWN_DRAIN_MS: "1500" });
+    const signalled = Date.now();
+    server.child.kill("SIGTERM");
+    // Apart, so that the system does not merge them into one pending signal.
+    await sleep(50);
+    server.child.kill("SIGTERM");
+    expect((await server.exited).code).toBe(0);
+    expect(Date.now() - signalled).toBeGreaterThanOrEqual(1_400);
+    expect(server.lines.map((line) => line.msg)).not.toContain("ending the drain");
   });
 
   it.runIf(TEST_STORE === "sqlite").each([
