@@ -1,6 +1,7 @@
 export * from "./compiled-read.js";
 export * from "./create-kysely-repositories.js";
 export * from "./kysely-store.js";
+export * from "./migration-failed.js";
 export * from "./migrations/access-revision.js";
 export * from "./migrations/document-counters.js";
 export * from "./migrations/initial-schema.js";

@@ -49,7 +49,7 @@ export function kyselyStore(db: Kysely<DatabaseSchema>, storeOptions: KyselyStor
       guarded(options, () => db.transaction().execute((trx) => work(repositories(trx, true))), true),
     // Never run again on a conflict: `work` may have written elsewhere (an export, its file).
     // PostgreSQL reads the state of the first statement and refuses writes; SQLite's driver
-    // ignores both settings, and its deferred `begin` reads the state of its first read (WAL).
+    // ignores both settings, and its `begin`, on a read-only connection, is a read transaction (WAL).
     snapshot: (work) =>
       guarded(options, async () => {
         const reader = options.openSnapshotReader?.() ?? db;

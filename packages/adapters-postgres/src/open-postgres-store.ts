@@ -1,4 +1,9 @@
-import { type DatabaseSchema, kyselyStore, runCompiledDirectly } from "@service-api/adapters-kysely";
+import {
+  type DatabaseSchema,
+  kyselyStore,
+  migrationFailed,
+  runCompiledDirectly,
+} from "@service-api/adapters-kysely";
 import type { Store, StoreMonitor } from "@service-api/ports";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
@@ -140,8 +145,7 @@ async function openOn(
   });
   try {
     const { error } = await (await migratorOf(db)).migrateToLatest();
-    // The cause in the message: what an operator reads is often only the message.
-    if (error) throw new Error(`PostgreSQL migration failed: ${messageOf(error)}`, { cause: error });
+    if (error) throw migrationFailed("PostgreSQL", error);
   } catch (error) {
     await db.destroy();
     unanswered.stop();
@@ -191,5 +195,3 @@ function idleClientsOf(pool: pg.Pool): pg.Client[] {
 export function isPostgresUrl(databaseUrl: string): boolean {
   return /^postgres(ql)?:\/\//i.test(databaseUrl);
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -33,6 +33,8 @@ const SOCKET_CODES = new Set([
 
 /** 55000 when logging in: `database "…" is not currently accepting connections`. */
 const REFUSING_CONNECTIONS = "not currently accepting connections";
+/** The server function that says so, whatever the language of its messages (`lc_messages`). */
+const refusesConnections = (error: Error) => (error as { routine?: unknown }).routine === "CheckMyDatabase";
 
 /** What pg and its pool say, without a code, when a connection is gone or cannot be had in time. */
 const CONNECTION_MESSAGES = [
@@ -52,7 +54,8 @@ export function isPostgresUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown }).code;
   if (typeof code === "string") {
     if (SOCKET_CODES.has(code) || UNAVAILABLE_CODES.has(code)) return true;
-    if (code === "55000" && error.message.includes(REFUSING_CONNECTIONS)) return true;
+    if (code === "55000" && (refusesConnections(error) || error.message.includes(REFUSING_CONNECTIONS)))
+      return true;
     if (code.length === 5 && UNAVAILABLE_CLASSES.includes(code.slice(0, 2))) return true;
   }
   return CONNECTION_MESSAGES.some((message) => error.message.includes(message));

@@ -1,6 +1,11 @@
 import { mkdirSync, realpathSync } from "node:fs";
 import { dirname } from "node:path";
-import { type DatabaseSchema, kyselyStore, runCompiledDirectly } from "@service-api/adapters-kysely";
+import {
+  type DatabaseSchema,
+  kyselyStore,
+  migrationFailed,
+  runCompiledDirectly,
+} from "@service-api/adapters-kysely";
 import type { Store, StoreMonitor } from "@service-api/ports";
 import Database from "better-sqlite3";
 import { Kysely, sql } from "kysely";
@@ -127,8 +132,5 @@ async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<void> {
   const migrator = new Migrator({ db, provider: sqliteMigrations });
   if (await allApplied(db, migrator)) return;
   const { error } = await migrator.migrateToLatest();
-  // The cause in the message: what an operator reads is often only the message.
-  if (error) throw new Error(`SQLite migration failed: ${messageOf(error)}`, { cause: error });
+  if (error) throw migrationFailed("SQLite", error);
 }
-
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

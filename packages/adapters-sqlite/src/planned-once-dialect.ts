@@ -31,7 +31,8 @@ class PlannedOnceQueryCompiler extends SqliteQueryCompiler {
  * process's write as long as the busy time-out allows. A transaction begun deferred reads first and
  * then cannot write at all when another process committed in between (`SQLITE_BUSY_SNAPSHOT`, at
  * once, whatever the time-out): a 503 under `WORKERS` or beside the CLI. Every transaction of the
- * store writes (snapshots read on a connection of their own).
+ * store writes; snapshots read on a read-only connection of their own, where SQLite begins a read
+ * transaction instead, taking no lock.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
@@ -43,7 +44,8 @@ class ImmediateSqliteDriver extends SqliteDriver {
  * SQLite's schema changes are transactional, which kysely's adapter does not claim: its migrator
  * then runs them statement by statement, so a process killed halfway through a migration left it
  * applied in part and unrecorded, and every later start failed on it (a column already there). Said
- * so, the migrator runs the pending migrations and their records in one transaction.
+ * so, the migrator runs the pending migrations and their records in one transaction. (Inside one,
+ * `PRAGMA foreign_keys` changes nothing: a migration that rebuilds a table cannot turn them off.)
  */
 class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   override get supportsTransactionalDdl(): boolean {

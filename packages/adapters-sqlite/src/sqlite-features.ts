@@ -8,7 +8,7 @@ import { jsonArrayFrom } from "kysely/helpers/sqlite";
  * phrase, which needs three characters at least.
  */
 export const sqliteFeatures: SqlFeatures = {
-  containsText: (column, text) => sql<boolean>`instr(lower(${sql.ref(column)}), lower(${text})) > 0`,
+  containsText: (column, argument) => sql<boolean>`instr(lower(${sql.ref(column)}), lower(${argument})) > 0`,
   textFilterArgument: (text) => text,
   documentNameSearch(keyword) {
     if ([...keyword].length < 3) return undefined;

@@ -179,7 +179,10 @@ export async function readDocumentPage(
   return listed(db, features, rows, datasetId, filter, offset);
 }
 
-/** `DocumentRepository.findPage`'s read: the workspace's dataset and its page, in one statement. */
+/**
+ * `DocumentRepository.findPage`'s read: the workspace's dataset and its page, in one statement (on
+ * SQLite, a keyword's reads the dataset's counter first: `searchesIndex`).
+ */
 export async function readDocumentPageWithDataset(
   db: Kysely<DatabaseSchema>,
   features: SqlFeatures,
@@ -259,7 +262,9 @@ async function searchesIndex(
   filter: DocumentFilter,
 ): Promise<boolean> {
   const from = features.nameSearchFromDocuments;
-  if (filter.keyword === undefined || from === undefined) return true;
+  const { keyword } = filter;
+  // Nothing to decide where there is no keyword, or one the index cannot serve anyway.
+  if (keyword === undefined || from === undefined || !features.documentNameSearch(keyword)) return true;
   const [row] = await documentCount(db, datasetId);
   return Number(row?.document_count ?? 0) >= from;
 }
