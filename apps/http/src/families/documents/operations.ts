@@ -13,6 +13,7 @@ const datasetId = id("The knowledge base (dataset).");
 const documentId = id("The document.");
 const TAG = "Documents";
 const DOCUMENT_IDS_REFUSED = "must be a list of document ids.";
+const DOCUMENT_ID_REFUSED = "must be a document id.";
 
 export const documentOperations = (useCases: DocumentUseCases) => [
   defineOperation({
@@ -149,7 +150,7 @@ export const documentOperations = (useCases: DocumentUseCases) => [
     body: z.object({
       document_ids: z
         .array(
-          z.string({ error: DOCUMENT_IDS_REFUSED }).transform((value) => pathId(value)),
+          z.string({ error: DOCUMENT_ID_REFUSED }).transform((value) => pathId(value)),
           {
             error: DOCUMENT_IDS_REFUSED,
           },
@@ -168,6 +169,7 @@ export const documentOperations = (useCases: DocumentUseCases) => [
       },
       { status: 400, code: "invalid_action", message: "Document: guide.txt is not completed." },
       invalid(`document_ids: ${DOCUMENT_IDS_REFUSED}`),
+      invalid(`document_ids.0: ${DOCUMENT_ID_REFUSED}`),
     ],
     async handle({ workspaceId, params, body }) {
       await useCases.updateDocumentStatus.execute({

@@ -97,7 +97,7 @@ export const tagOperations = (useCases: TagUseCases) => [
     body: deleteTagBody,
     readsBody: (req) => !firstQueryValue(queryOf(req).tag_id),
     success: { status: 204, description: "Deleted." },
-    errors: [...ALWAYS, ...BODY, invalid(TAG_ID_REQUIRED), notFound("Tag not found")],
+    errors: [...ALWAYS, ...BODY, invalid(`tag_id: ${TAG_ID_REQUIRED}`), notFound("Tag not found")],
     async handle({ workspaceId, query, body }) {
       const tagId = query.tag_id !== undefined ? pathId(query.tag_id) : body.tag_id;
       await useCases.deleteKnowledgeTag.execute({ workspaceId, tagId });

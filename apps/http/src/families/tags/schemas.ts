@@ -22,9 +22,9 @@ export const renameTagBody = z.object({
   tag_id: z.string().transform((value) => pathId(value)),
   name: tagName,
 });
-export const TAG_ID_REQUIRED = "tag_id: a tag id is required.";
+export const TAG_ID_REQUIRED = "a tag id is required.";
 export const deleteTagBody = z.object({
-  tag_id: z.string({ error: TAG_ID_REQUIRED.slice("tag_id: ".length) }).transform((value) => pathId(value)),
+  tag_id: z.string({ error: TAG_ID_REQUIRED }).transform((value) => pathId(value)),
 });
 export const deleteTagQuery = z.object({
   tag_id: z.string().optional().meta({ description: "The tag; when absent, the body's `tag_id`." }),
