@@ -80,22 +80,30 @@ describe("service-api import against what is stored", () => {
   });
 });
 
-/** Another process's write on the database, a transaction held `forMs`, begun: `committed` when it ends. */
-async function anotherWriter(databaseUrl: string, forMs: number) {
+/**
+ * Another process's write on the database: a transaction begun and held until `release` is called
+ * (or `forMs` has passed); `committed` when it ends.
+ */
+async function anotherWriter(databaseUrl: string, forMs = 60_000) {
   const store = await openStore({ databaseUrl });
   let begun!: () => void;
+  let release!: () => void;
   const holding = new Promise<void>((resolve) => {
     begun = resolve;
+  });
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+    setTimeout(resolve, forMs);
   });
   const committed = store
     .transaction(async ({ workspaces }) => {
       await workspaces.save(aWorkspace());
       begun();
-      await new Promise((resolve) => setTimeout(resolve, forMs));
+      await released;
     })
     .finally(() => store.close());
   await holding;
-  return { committed };
+  return { committed, release };
 }
 
 const aWorkspaceFile = (name: string) =>
@@ -117,10 +125,12 @@ describe.runIf(TEST_STORE === "sqlite")(
     it("gives up after SQLITE_BUSY_TIMEOUT_MS, saying the database is unavailable in its own words", async () => {
       const here = await place();
       expect((await here.run(["demo"])).code).toBe(0);
-      const writing = await anotherWriter(here.databaseUrl, 3_000);
+      // Held until the CLI has ended, however long it takes to start.
+      const writing = await anotherWriter(here.databaseUrl);
       const result = await here.run(["import", "-"], aWorkspaceFile("too late"), {
         SQLITE_BUSY_TIMEOUT_MS: "200",
       });
+      writing.release();
       await writing.committed;
       expect(result).toMatchObject({
         code: 1,
