@@ -225,6 +225,21 @@ afterAll(async () => {
   rmSync(directory, { recursive: true, force: true });
 });
 
+/** The plans of the statements recorded in `range`, each as its steps' details, on a read-only connection. */
+function plansOf({ start, end }: { start: number; end: number }): string[][] {
+  const database = new Database(path, { readonly: true });
+  try {
+    return reads.slice(start, end).map(({ sql, parameters }) =>
+      database
+        .prepare(`explain query plan ${sql}`)
+        .all(...(parameters as unknown[]))
+        .map((step) => (step as { detail: string }).detail),
+    );
+  } finally {
+    database.close();
+  }
+}
+
 describe("SQLite query plans", () => {
   it("serves every repository query from an index, never a full table scan", () => {
     const database = new Database(path, { readonly: true });
@@ -255,61 +270,29 @@ describe("SQLite query plans", () => {
   });
 
   it("serves a keyword search of a large dataset's names from the FTS5 trigram index, a small one's from its own", () => {
-    const database = new Database(path, { readonly: true });
-    try {
-      const plansOf = ({ start, end }: { start: number; end: number }) =>
-        reads.slice(start, end).map(({ sql, parameters }) =>
-          database
-            .prepare(`explain query plan ${sql}`)
-            .all(...(parameters as unknown[]))
-            .map((step) => (step as { detail: string }).detail),
-        );
-      const searches = (plans: string[][]) =>
-        plans.map((plan) => plan.filter((detail) => /VIRTUAL TABLE INDEX/.test(detail)).length);
-      // The dataset's counter, then the page and, in a sub-select, its total search the index; the
-      // page's values follow apart.
-      expect(searches(plansOf(keywordReads))).toEqual([0, 2, 0]);
-      // Every workspace's names are in the index: a small dataset's search reads the dataset's own.
-      const small = plansOf(smallKeywordReads);
-      expect(searches(small)).toEqual([0, 0, 0]);
-      expect(small[1]!.filter((detail) => detail.startsWith("SEARCH documents USING"))).toHaveLength(2);
-    } finally {
-      database.close();
-    }
+    const searches = (plans: string[][]) =>
+      plans.map((plan) => plan.filter((detail) => /VIRTUAL TABLE INDEX/.test(detail)).length);
+    // The dataset's counter, then the page and, in a sub-select, its total search the index; the
+    // page's values follow apart.
+    expect(searches(plansOf(keywordReads))).toEqual([0, 2, 0]);
+    // Every workspace's names are in the index: a small dataset's search reads the dataset's own.
+    const small = plansOf(smallKeywordReads);
+    expect(searches(small)).toEqual([0, 0, 0]);
+    expect(small[1]!.filter((detail) => detail.startsWith("SEARCH documents USING"))).toHaveLength(2);
   });
 
   it("checks a status change's documents by their ids, never walking the dataset's", () => {
-    const database = new Database(path, { readonly: true });
-    try {
-      const plans = reads.slice(statusWrites.start, statusWrites.end).map(({ sql, parameters }) =>
-        database
-          .prepare(`explain query plan ${sql}`)
-          .all(...(parameters as unknown[]))
-          .map((step) => (step as { detail: string }).detail),
-      );
-      const checked = plans.flat().filter((detail) => detail.includes(" as_read "));
-      expect(checked).toEqual([expect.stringMatching(/^SEARCH as_read USING INDEX \S+ \(id=\?\)$/)]);
-    } finally {
-      database.close();
-    }
+    const checked = plansOf(statusWrites)
+      .flat()
+      .filter((detail) => detail.includes(" as_read "));
+    expect(checked).toEqual([expect.stringMatching(/^SEARCH as_read USING INDEX \S+ \(id=\?\)$/)]);
   });
 
   it("reads a dataset's documents in position order from where a page ended, in the index's order", () => {
-    const database = new Database(path, { readonly: true });
-    try {
-      const plans = reads.slice(positionReads.start, positionReads.end).map(({ sql, parameters }) =>
-        database
-          .prepare(`explain query plan ${sql}`)
-          .all(...(parameters as unknown[]))
-          .map((step) => (step as { detail: string }).detail),
-      );
-      // The first page from the dataset's first entry, a later one from the entry after its place.
-      expect(plans).toEqual([
-        ["SEARCH documents USING INDEX documents_by_dataset_position (dataset_id=?)"],
-        ["SEARCH documents USING INDEX documents_by_dataset_position (dataset_id=? AND (position,id)>(?,?))"],
-      ]);
-    } finally {
-      database.close();
-    }
+    // The first page from the dataset's first entry, a later one from the entry after its place.
+    expect(plansOf(positionReads)).toEqual([
+      ["SEARCH documents USING INDEX documents_by_dataset_position (dataset_id=?)"],
+      ["SEARCH documents USING INDEX documents_by_dataset_position (dataset_id=? AND (position,id)>(?,?))"],
+    ]);
   });
 });
