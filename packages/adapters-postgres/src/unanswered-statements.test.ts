@@ -109,7 +109,12 @@ let database: TestDatabase | undefined;
 const cleanups: (() => Promise<unknown>)[] = [];
 
 beforeAll(async () => {
-  if (available) database = await createTestDatabase();
+  if (!available) return;
+  database = await createTestDatabase();
+  // Migrated once, without the tests' short statement time-out: a loaded machine's migration
+  // statement may outlast it, and the stores under test only read and write.
+  const migrating = await openPostgresStore({ databaseUrl: database.url, fieldCountFolding: false });
+  await migrating.close();
 });
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
