@@ -3,6 +3,7 @@ import type { AppRepository } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
 import { compiledRead } from "../compiled-read.js";
 import type { AppTable, DatabaseSchema, SiteTable } from "../schema.js";
+import { saveOwnedRow } from "./owned-rows.js";
 import { fromFlag, toFlag, updateAllBut } from "./rows.js";
 
 function siteToRow(site: Site): SiteTable {
@@ -75,18 +76,7 @@ export class KyselyAppRepository implements AppRepository {
       description: app.description,
       created_by: app.createdBy,
     };
-    const written = await this.db
-      .insertInto("apps")
-      .values(row)
-      .onConflict((conflict) =>
-        conflict
-          .column("id")
-          .doUpdateSet(updateAllBut(row, "id"))
-          .whereRef("apps.workspace_id", "=", "excluded.workspace_id"),
-      )
-      .returning("id")
-      .execute();
-    return written.length === 0 ? "owned_elsewhere" : undefined;
+    return saveOwnedRow(this.db, "apps", row, "workspace_id");
   }
 
   async findById(id: string): Promise<App | undefined> {

@@ -11,6 +11,7 @@ import {
   sessionUser,
   variableFromRow,
 } from "./conversation-rows.js";
+import { saveOwnedRow } from "./owned-rows.js";
 import { toFlag, updateAllBut } from "./rows.js";
 import { variablesPageApart, variablesPageRead } from "./variable-page-read.js";
 
@@ -149,18 +150,7 @@ export class KyselyConversationRepository implements ConversationRepository {
       end_user_id: conversation.endUserId,
       is_deleted: toFlag(conversation.isDeleted),
     };
-    const written = await this.db
-      .insertInto("conversations")
-      .values(row)
-      .onConflict((conflict) =>
-        conflict
-          .column("id")
-          .doUpdateSet(updateAllBut(row, "id"))
-          .whereRef("conversations.app_id", "=", "excluded.app_id"),
-      )
-      .returning("id")
-      .execute();
-    return written.length === 0 ? "owned_elsewhere" : undefined;
+    return saveOwnedRow(this.db, "conversations", row, "app_id");
   }
 
   async findForVariableUpdate(

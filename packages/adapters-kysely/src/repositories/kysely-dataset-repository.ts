@@ -13,7 +13,8 @@ import {
   lockedWhereRowsLock,
   withAndWithoutServing,
 } from "./dataset-rows.js";
-import { toFlag, updateAllBut } from "./rows.js";
+import { saveOwnedRow } from "./owned-rows.js";
+import { toFlag } from "./rows.js";
 
 const datasetInWorkspace = compiledRead((db, workspaceId: string, datasetId: string) =>
   db.selectFrom("datasets").selectAll().where("id", "=", datasetId).where("workspace_id", "=", workspaceId),
@@ -93,18 +94,7 @@ export class KyselyDatasetRepository implements DatasetRepository {
       created_at: dataset.createdAt,
       updated_at: dataset.updatedAt,
     };
-    const written = await this.db
-      .insertInto("datasets")
-      .values(row)
-      .onConflict((conflict) =>
-        conflict
-          .column("id")
-          .doUpdateSet(updateAllBut(row, "id"))
-          .whereRef("datasets.workspace_id", "=", "excluded.workspace_id"),
-      )
-      .returning("id")
-      .execute();
-    return written.length === 0 ? "owned_elsewhere" : undefined;
+    return saveOwnedRow(this.db, "datasets", row, "workspace_id");
   }
 
   async findProcessRuleHolders(ruleIds: readonly string[]): Promise<Map<string, string[]>> {

@@ -10,6 +10,7 @@ import { documentCount, readDocumentPage, readDocumentPageWithDataset } from "./
 import { CHUNK_COLUMNS, chunkFromRow, readChunksOf, readDocumentsAfter } from "./document-position-read.js";
 import { documentFromRow, documentToRow } from "./document-rows.js";
 import { findForStatusUpdate, updateStatus } from "./document-status-writes.js";
+import { saveOwnedRow } from "./owned-rows.js";
 import { toFlag, updateAllBut } from "./rows.js";
 import { uploadFileFromRow } from "./upload-file-rows.js";
 
@@ -113,18 +114,7 @@ export class KyselyDocumentRepository implements DocumentRepository {
 
   async save(document: Document): Promise<"owned_elsewhere" | undefined> {
     const row = documentToRow(document);
-    const written = await this.db
-      .insertInto("documents")
-      .values(row)
-      .onConflict((conflict) =>
-        conflict
-          .column("id")
-          .doUpdateSet(updateAllBut(row, "id"))
-          .whereRef("documents.dataset_id", "=", "excluded.dataset_id"),
-      )
-      .returning("id")
-      .execute();
-    return written.length === 0 ? "owned_elsewhere" : undefined;
+    return saveOwnedRow(this.db, "documents", row, "dataset_id");
   }
 
   async saveUploadFile(workspaceId: string, file: UploadFile): Promise<"owned_elsewhere" | undefined> {
@@ -138,18 +128,7 @@ export class KyselyDocumentRepository implements DocumentRepository {
       created_by: file.createdBy,
       created_at: file.createdAt,
     };
-    const written = await this.db
-      .insertInto("upload_files")
-      .values(row)
-      .onConflict((conflict) =>
-        conflict
-          .column("id")
-          .doUpdateSet(updateAllBut(row, "id"))
-          .whereRef("upload_files.workspace_id", "=", "excluded.workspace_id"),
-      )
-      .returning("id")
-      .execute();
-    return written.length === 0 ? "owned_elsewhere" : undefined;
+    return saveOwnedRow(this.db, "upload_files", row, "workspace_id");
   }
 
   async saveChunks(chunks: readonly Chunk[]): Promise<string[]> {

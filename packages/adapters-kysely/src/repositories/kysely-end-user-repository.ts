@@ -3,7 +3,7 @@ import type { EndUserRepository } from "@service-api/ports";
 import type { Kysely } from "kysely";
 import { compiledRead } from "../compiled-read.js";
 import type { DatabaseSchema } from "../schema.js";
-import { updateAllBut } from "./rows.js";
+import { saveOwnedRow } from "./owned-rows.js";
 
 const endUserBySession = compiledRead((db, appId: string, sessionId: string) =>
   db.selectFrom("end_users").selectAll().where("app_id", "=", appId).where("session_id", "=", sessionId),
@@ -14,18 +14,7 @@ export class KyselyEndUserRepository implements EndUserRepository {
 
   async save(endUser: EndUser): Promise<"owned_elsewhere" | undefined> {
     const row = { id: endUser.id, app_id: endUser.appId, session_id: endUser.sessionId };
-    const written = await this.db
-      .insertInto("end_users")
-      .values(row)
-      .onConflict((conflict) =>
-        conflict
-          .column("id")
-          .doUpdateSet(updateAllBut(row, "id"))
-          .whereRef("end_users.app_id", "=", "excluded.app_id"),
-      )
-      .returning("id")
-      .execute();
-    return written.length === 0 ? "owned_elsewhere" : undefined;
+    return saveOwnedRow(this.db, "end_users", row, "app_id");
   }
 
   async findBySessionId(appId: string, sessionId: string): Promise<EndUser | undefined> {

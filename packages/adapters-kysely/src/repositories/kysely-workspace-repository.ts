@@ -3,6 +3,7 @@ import type { WorkspaceRepository } from "@service-api/ports";
 import { type Kysely, type Selectable, sql } from "kysely";
 import { compiledRead } from "../compiled-read.js";
 import type { DatabaseSchema, MemberTable, WorkspaceTable } from "../schema.js";
+import { saveOwnedRow } from "./owned-rows.js";
 import { updateAllBut } from "./rows.js";
 
 const workspaceFromRow = (row: Selectable<WorkspaceTable>): Workspace => ({
@@ -68,18 +69,7 @@ export class KyselyWorkspaceRepository implements WorkspaceRepository {
 
   async saveMember(member: Member): Promise<"owned_elsewhere" | undefined> {
     const row = { id: member.id, workspace_id: member.workspaceId, name: member.name, role: member.role };
-    const written = await this.db
-      .insertInto("members")
-      .values(row)
-      .onConflict((conflict) =>
-        conflict
-          .column("id")
-          .doUpdateSet(updateAllBut(row, "id"))
-          .whereRef("members.workspace_id", "=", "excluded.workspace_id"),
-      )
-      .returning("id")
-      .execute();
-    return written.length === 0 ? "owned_elsewhere" : undefined;
+    return saveOwnedRow(this.db, "members", row, "workspace_id");
   }
 
   async findMember(workspaceId: string, memberId: string): Promise<Member | undefined> {
