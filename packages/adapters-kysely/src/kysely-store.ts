@@ -1,6 +1,6 @@
 import { StoreUnavailableError } from "@service-api/domain";
 import type { ConnectionCounts, Store } from "@service-api/ports";
-import { type Kysely, sql } from "kysely";
+import { type Kysely, type RawBuilder, sql } from "kysely";
 import { createKyselyRepositories } from "./create-kysely-repositories.js";
 import { OpenCalls } from "./open-calls.js";
 import type { DatabaseSchema } from "./schema.js";
@@ -17,6 +17,11 @@ export interface KyselyStoreOptions extends StoreGuard {
    * undefined when it must be read.
    */
   knownAccessRevision?: () => number | undefined;
+  /**
+   * What a transaction of many rows (`TransactionOptions.manyRows`) runs first and last so that
+   * its counts are kept once, at its end (PostgreSQL); absent, it counts as any other.
+   */
+  countsOnce?: { begin: RawBuilder<unknown>; end: RawBuilder<unknown> };
   /** Run when the store closes, before the database is let go. */
   onClose?: () => Promise<void>;
   /**
@@ -45,8 +50,20 @@ export function kyselyStore(db: Kysely<DatabaseSchema>, storeOptions: KyselyStor
   let closing: Promise<void> | undefined;
   return {
     repositories: repositories(db, false),
-    transaction: (work) =>
-      guarded(options, () => db.transaction().execute((trx) => work(repositories(trx, true))), true),
+    transaction: (work, { manyRows = false } = {}) => {
+      const counts = manyRows ? options.countsOnce : undefined;
+      return guarded(
+        options,
+        () =>
+          db.transaction().execute(async (trx) => {
+            if (counts) await counts.begin.execute(trx);
+            const result = await work(repositories(trx, true));
+            if (counts) await counts.end.execute(trx);
+            return result;
+          }),
+        true,
+      );
+    },
     // Never run again on a conflict: `work` may have written elsewhere (an export, its file).
     // PostgreSQL reads the state of the first statement and refuses writes; SQLite's driver
     // ignores both settings, and its `begin`, on a read-only connection, is a read transaction (WAL).

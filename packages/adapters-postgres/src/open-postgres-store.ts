@@ -5,7 +5,7 @@ import {
   runCompiledDirectly,
 } from "@service-api/adapters-kysely";
 import type { Store, StoreMonitor } from "@service-api/ports";
-import { Kysely, PostgresDialect } from "kysely";
+import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
 import { AccessListener, type AccessListenerOptions, DEFAULT_ACCESS_LISTENER } from "./access-listener.js";
 import { activeBackendsOn } from "./active-backends.js";
@@ -164,6 +164,8 @@ async function openOn(
     isConflict: isPostgresConflict,
     monitor,
     features: postgresFeatures,
+    // Migration 0012: the counting triggers note their changes, counted once at the end.
+    countsOnce: { begin: sql`select count_later()`, end: sql`select count_now()` },
     connections: () => ({
       inUse: pool.totalCount - pool.idleCount,
       idle: pool.idleCount,

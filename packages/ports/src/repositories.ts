@@ -30,7 +30,7 @@ export interface Store {
    * Runs `work` with repositories whose writes land all together when it resolves, or not at all
    * when it rejects (the rejection is passed on). Other writers wait or retry as the store needs.
    */
-  transaction<T>(work: (repositories: Repositories) => Promise<T>): Promise<T>;
+  transaction<T>(work: (repositories: Repositories) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Runs `work` with repositories that all read one state of the store: what was committed before
    * their first read, and nothing committed after it, by this store or another. For reading only:
@@ -46,6 +46,16 @@ export interface Store {
   /** The connections a pooled store holds now; absent for a store without a pool. */
   connections?(): ConnectionCounts;
   close(): Promise<void>;
+}
+
+export interface TransactionOptions {
+  /**
+   * The transaction writes many rows (an import): the store may bring the counts it keeps of them
+   * (a dataset's documents and words, a field's documents, a tag's bindings) up to date once, when
+   * `work` resolves, instead of with every row. Read inside the transaction, those counts may then
+   * still be the ones it began with; every other reader sees them right.
+   */
+  manyRows?: boolean;
 }
 
 /** A connection pool's state at one moment. */

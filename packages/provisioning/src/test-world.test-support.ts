@@ -1,6 +1,13 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { openPostgresStore } from "@service-api/adapters-postgres";
+import {
+  createTestDatabase,
+  createTestSchema,
+  requirePostgresForTests,
+  type TestDatabase,
+} from "@service-api/adapters-postgres/testing";
 import { openSqliteStore } from "@service-api/adapters-sqlite";
 import type { Store } from "@service-api/ports";
 import {
@@ -9,6 +16,7 @@ import {
   SequentialIdGenerator,
   SequentialTokenGenerator,
 } from "@service-api/ports/testing";
+import { afterAll } from "vitest";
 import { ExportData } from "./export/export-data.js";
 import { ImportData } from "./import/import-data.js";
 import { IssueApiKey } from "./keys/issue-api-key.js";
@@ -20,7 +28,14 @@ const hasher = {
   matches: (token: string, tokenHash: string) => hasher.hash(token) === tokenHash,
 };
 
-/** The stores provisioning runs on in these tests: in memory, and a real SQLite file (removed on close). */
+/** One PostgreSQL database per test file, a schema in it per store, dropped when the file's tests end. */
+let database: Promise<TestDatabase> | undefined;
+afterAll(async () => (await database)?.drop());
+
+/**
+ * The stores provisioning runs on in these tests: in memory, a real SQLite file (removed on close),
+ * and PostgreSQL where it answers (CI requires it).
+ */
 export const STORES: [string, () => Promise<Store>][] = [
   ["in memory", async () => createInMemoryStore()],
   [
@@ -37,6 +52,18 @@ export const STORES: [string, () => Promise<Store>][] = [
       };
     },
   ],
+  ...((await requirePostgresForTests())
+    ? [
+        [
+          "on PostgreSQL",
+          async () => {
+            database ??= createTestDatabase();
+            const databaseUrl = await createTestSchema((await database).url);
+            return openPostgresStore({ databaseUrl, accessListener: false });
+          },
+        ] as [string, () => Promise<Store>],
+      ]
+    : []),
 ];
 
 /** A store (in memory unless given) with the provisioning use cases over it. */

@@ -13,6 +13,7 @@ import * as accessNotifications from "./0008-access-notifications.js";
 import * as fieldCountSlots from "./0009-field-count-slots.js";
 import * as idCollation from "./0010-id-collation.js";
 import * as valueWrites from "./0011-value-writes.js";
+import * as countsAtCommit from "./0012-counts-at-commit.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0009-field-count-slots": fieldCountSlots,
   "0010-id-collation": idCollation,
   "0011-value-writes": valueWrites,
+  "0012-counts-at-commit": countsAtCommit,
 };
 
 export const postgresMigrations: MigrationProvider = {

@@ -38,7 +38,7 @@ export function refusingUnstorableText(store: Store): Store {
   return {
     ...store,
     repositories,
-    transaction: (work) => store.transaction(() => work(repositories)),
+    transaction: (work, options) => store.transaction(() => work(repositories), options),
     // A snapshot's own repositories (in memory, a copy), refusing as well.
     snapshot: (work) => store.snapshot((inSnapshot) => work(refusingAll(inSnapshot))),
   };

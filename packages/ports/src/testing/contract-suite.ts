@@ -6,6 +6,7 @@ import { describeDocumentRepositoryContract } from "./contracts/document-reposit
 import { describeEndUserRepositoryContract } from "./contracts/end-user-repository.contract.js";
 import { describeLargeBatchesContract } from "./contracts/large-batches.contract.js";
 import { describeListingContract } from "./contracts/listing.contract.js";
+import { describeManyRowsContract } from "./contracts/many-rows.contract.js";
 import { describeMetadataManagementContract } from "./contracts/metadata-management.contract.js";
 import { describeMetadataRepositoryContract } from "./contracts/metadata-repository.contract.js";
 import { describeRateLimitRepositoryContract } from "./contracts/rate-limit-repository.contract.js";
@@ -32,4 +33,5 @@ export function describeStoreContract(openStore: OpenStore): void {
   describeListingContract(openStore);
   describeLargeBatchesContract(openStore);
   describeStoreTransactionContract(openStore);
+  describeManyRowsContract(openStore);
 }

@@ -52,22 +52,26 @@ export class ImportData {
         sum + workspace.datasets.reduce((count, dataset) => count + dataset.documents.length, 0),
       0,
     );
-    // Fresh for each run of the work: a store may run a transaction again after a conflict.
-    return this.store.transaction(async (repositories) => {
-      const summary = emptySummary();
-      const refused: ImportIssue[] = [];
-      let documentsDone = 0;
-      await writeImport(file, {
-        repositories,
-        clock: this.clock,
-        ids: this.ids,
-        hasher: this.hasher,
-        summary,
-        onDocument: () => onProgress?.({ documentsDone: ++documentsDone, documentsTotal }),
-        refuse: (path, message) => refused.push({ path, message }),
-      });
-      if (refused.length > 0) throw new InvalidImportError(refused);
-      return summary;
-    });
+    // Fresh for each run of the work: a store may run a transaction again after a conflict. Its
+    // counts kept once, at the end: per row, they cost a database the square of the rows.
+    return this.store.transaction(
+      async (repositories) => {
+        const summary = emptySummary();
+        const refused: ImportIssue[] = [];
+        let documentsDone = 0;
+        await writeImport(file, {
+          repositories,
+          clock: this.clock,
+          ids: this.ids,
+          hasher: this.hasher,
+          summary,
+          onDocument: () => onProgress?.({ documentsDone: ++documentsDone, documentsTotal }),
+          refuse: (path, message) => refused.push({ path, message }),
+        });
+        if (refused.length > 0) throw new InvalidImportError(refused);
+        return summary;
+      },
+      { manyRows: true },
+    );
   }
 }

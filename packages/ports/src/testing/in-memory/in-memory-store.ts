@@ -14,7 +14,8 @@ import { copyOf, restoreAll, type SnapshottingRepositories, snapshotAll } from "
 
 /**
  * A store that lives in memory: for use-case tests and demos, never for data that matters.
- * Transactions roll back by restoring a snapshot; they are not isolated from concurrent writers.
+ * Transactions roll back by restoring a snapshot; they are not isolated from concurrent writers;
+ * their counts are always up to date (`manyRows` changes nothing).
  * A snapshot reads a copy of every repository, taken when it starts.
  */
 export function createInMemoryStore(): Store {
