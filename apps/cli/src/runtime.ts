@@ -51,7 +51,7 @@ export async function openAdmin(io: CommandIo, { existingDatabase = false }: Adm
     exportData: new ExportData(store),
     issueKey,
     revokeKey: new RevokeApiKey(store.repositories.apiKeys),
-    loadDemo: new LoadDemoWorkspace(importData, issueKey, store.repositories.apiKeys),
+    loadDemo: new LoadDemoWorkspace(importData, issueKey, store.repositories),
     close: () => store.close(),
   };
 }

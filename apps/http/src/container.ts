@@ -110,12 +110,7 @@ export function createContainer(
   single(tokens.REVOKE_API_KEY, () => new RevokeApiKey(repositories().apiKeys));
   single(
     tokens.LOAD_DEMO_WORKSPACE,
-    () =>
-      new LoadDemoWorkspace(
-        resolve(tokens.IMPORT_DATA),
-        resolve(tokens.ISSUE_API_KEY),
-        repositories().apiKeys,
-      ),
+    () => new LoadDemoWorkspace(resolve(tokens.IMPORT_DATA), resolve(tokens.ISSUE_API_KEY), repositories()),
   );
   return container;
 }

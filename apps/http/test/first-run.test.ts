@@ -92,20 +92,46 @@ describe("the first run", () => {
     expect(banner).toContain(`${server.url}/docs`);
   });
 
-  it("issues new demo keys on each start, and the old ones stop working", async () => {
+  it("issues new demo keys on each start, and keeps what the API changed in the demo", async () => {
     const cwd = workingDirectory();
     const environment = { DEMO: "auto", DATABASE_URL: await emptyDatabase() };
     const first = await start(cwd, environment);
-    const oldKey = /Demo app key[^:]*:\s+(app-\S+)/.exec(await bannerOf(first))?.[1];
+    const banner = await bannerOf(first);
+    const oldKey = /Demo app key[^:]*:\s+(app-\S+)/.exec(banner)?.[1];
+    const knowledgeKey = /Demo knowledge key[^:]*:\s+(ds-\S+)/.exec(banner)?.[1];
+    // What a user does with the demo: a tag deleted and made again (its name now another id's),
+    // a document archived. Loading the demo file again would clash with the one and undo the other.
+    const knowledge = (method: string, path: string, body: unknown) =>
+      fetch(`${first.url}/v1${path}`, {
+        method,
+        headers: { authorization: `Bearer ${knowledgeKey}`, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
+    expect((await knowledge("DELETE", "/datasets/tags", { tag_id: DEMO.tagIds[0] })).status).toBe(204);
+    const remade = await knowledge("POST", "/datasets/tags", { name: "product" });
+    expect(remade.status).toBe(200);
+    const archive = `/datasets/${DEMO.datasetId}/documents/status/archive`;
+    expect((await knowledge("PATCH", archive, { document_ids: [DEMO.documentId] })).status).toBe(200);
     first.child.kill("SIGTERM");
     await first.exited;
+
     const second = await start(cwd, environment);
-    const newKey = /Demo app key[^:]*:\s+(app-\S+)/.exec(await bannerOf(second))?.[1];
+    const secondBanner = await bannerOf(second);
+    const newKey = /Demo app key[^:]*:\s+(app-\S+)/.exec(secondBanner)?.[1];
+    const newKnowledgeKey = /Demo knowledge key[^:]*:\s+(ds-\S+)/.exec(secondBanner)?.[1];
     expect(newKey).not.toBe(oldKey);
     const old = await fetch(`${second.url}/v1/site`, { headers: { authorization: `Bearer ${oldKey}` } });
     expect(old.status).toBe(401);
     const fresh = await fetch(`${second.url}/v1/site`, { headers: { authorization: `Bearer ${newKey}` } });
     expect(fresh.status).toBe(200);
+    const read = (path: string) =>
+      fetch(`${second.url}/v1${path}`, { headers: { authorization: `Bearer ${newKnowledgeKey}` } }).then(
+        (response) => response.json(),
+      );
+    const document = await read(`/datasets/${DEMO.datasetId}/documents/${DEMO.documentId}`);
+    expect(document).toMatchObject({ archived: true });
+    const tags = (await read("/datasets/tags")) as { id: string; name: string }[];
+    expect(tags.find((tag) => tag.name === "product")?.id).toBe(((await remade.json()) as { id: string }).id);
   });
 
   it.runIf(TEST_STORE === "sqlite").each([

@@ -1,4 +1,4 @@
-import type { ApiKeyRepository } from "@service-api/ports";
+import type { Repositories } from "@service-api/ports";
 import type { ImportData } from "../import/import-data.js";
 import type { IssueApiKey } from "../keys/issue-api-key.js";
 import { DEMO, demoWorkspaceFile } from "./demo-workspace.js";
@@ -8,25 +8,29 @@ export interface DemoKeys {
   knowledgeKey: string;
   /** Reaches the demo chat app (`app-…`). */
   appKey: string;
+  /** Whether the demo workspace was loaded now; false when it was stored already, and kept. */
+  loaded: boolean;
 }
 
 /**
- * Loads (or refreshes) the demo workspace and issues fresh demo keys, revoking the previous ones:
- * a key is shown once, so each load shows new ones and no old one stays valid.
+ * Loads the demo workspace unless it is stored already, and issues fresh demo keys, revoking the
+ * previous ones: a key is shown once, so each load shows new ones and no old one stays valid. A
+ * stored demo is kept as it is: what was done to it through the API stays done.
  */
 export class LoadDemoWorkspace {
   constructor(
     private readonly importData: ImportData,
     private readonly issueKey: IssueApiKey,
-    private readonly apiKeys: ApiKeyRepository,
+    private readonly repositories: Pick<Repositories, "apiKeys" | "workspaces">,
   ) {}
 
   async execute(): Promise<DemoKeys> {
-    await this.importData.execute(demoWorkspaceFile());
-    for (const key of await this.apiKeys.list({ workspaceId: DEMO.workspaceId }))
-      await this.apiKeys.delete(key.id);
+    const { apiKeys, workspaces } = this.repositories;
+    const loaded = (await workspaces.findById(DEMO.workspaceId)) === undefined;
+    if (loaded) await this.importData.execute(demoWorkspaceFile());
+    for (const key of await apiKeys.list({ workspaceId: DEMO.workspaceId })) await apiKeys.delete(key.id);
     const knowledge = await this.issueKey.execute({ workspaceId: DEMO.workspaceId });
     const app = await this.issueKey.execute({ appId: DEMO.chatAppId });
-    return { knowledgeKey: knowledge.token, appKey: app.token };
+    return { knowledgeKey: knowledge.token, appKey: app.token, loaded };
   }
 }

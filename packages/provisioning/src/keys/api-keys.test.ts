@@ -56,7 +56,7 @@ describe("key administration", () => {
 describe("LoadDemoWorkspace", () => {
   it("loads the demo and issues fresh keys each time, revoking the previous ones", async () => {
     const { importData, issueKey, store, hasher } = createProvisioningWorld();
-    const load = new LoadDemoWorkspace(importData, issueKey, store.repositories.apiKeys);
+    const load = new LoadDemoWorkspace(importData, issueKey, store.repositories);
     const first = await load.execute();
     const second = await load.execute();
     expect(second.appKey).not.toBe(first.appKey);
@@ -70,5 +70,24 @@ describe("LoadDemoWorkspace", () => {
     expect((await store.repositories.workspaces.list()).map((workspace) => workspace.id)).toEqual([
       DEMO.workspaceId,
     ]);
+    expect([first.loaded, second.loaded]).toEqual([true, false]);
+  });
+
+  it("keeps a stored demo as it is: what was changed since stays changed", async () => {
+    const { importData, issueKey, store } = createProvisioningWorld();
+    const load = new LoadDemoWorkspace(importData, issueKey, store.repositories);
+    await load.execute();
+    const { documents, tags } = store.repositories;
+    const document = (await documents.findInDataset(DEMO.datasetId, DEMO.documentId))!;
+    await documents.save({ ...document, archived: true, archivedAt: 1, archivedBy: DEMO.memberId });
+    // A demo tag deleted and made again: its name is now another id's, which the file's would clash with.
+    const product = (await tags.findByIds([DEMO.tagIds[0]]))[0]!;
+    expect(await tags.delete(DEMO.workspaceId, "knowledge", product.id)).toBe(true);
+    expect(await tags.create({ ...product, id: "0d3f5a10-6c2e-4b7d-9a41-5e8c2f1b7aff" })).toBe(true);
+
+    const again = await load.execute();
+    expect(again.loaded).toBe(false);
+    expect((await documents.findInDataset(DEMO.datasetId, DEMO.documentId))?.archived).toBe(true);
+    expect((await tags.findByIds([DEMO.tagIds[0]]))[0]).toBeUndefined();
   });
 });
