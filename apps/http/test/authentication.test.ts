@@ -55,10 +55,18 @@ describe.each(Object.keys(OPERATIONS) as (keyof typeof OPERATIONS)[])("authentic
     );
   });
 
-  it("answers 401 for another scheme or a malformed header", async () => {
-    for (const header of [`Basic ${ownKey()}`, "Bearer", `Bearer ${ownKey()} extra`, ownKey()]) {
-      const response = await send(name, { authorization: header });
-      expect(response.body).toEqual(unauthorized("Authorization scheme must be 'Bearer'"));
+  it("answers 401 for another scheme or a malformed header, with Dify's message for each", async () => {
+    // Dify: no space in the header, then the scheme (the word before the space), then the key.
+    const cases = [
+      ["Bearer", "Authorization header must be provided and start with 'Bearer'"],
+      [ownKey(), "Authorization header must be provided and start with 'Bearer'"],
+      [`Basic ${ownKey()}`, "Authorization scheme must be 'Bearer'"],
+      [`${ownKey()} Bearer`, "Authorization scheme must be 'Bearer'"],
+      [`Bearer ${ownKey()} extra`, "Access token is invalid"],
+    ];
+    for (const [header, message] of cases) {
+      const response = await send(name, { authorization: header! });
+      expect(response.body, header).toEqual(unauthorized(message!));
     }
   });
 

@@ -124,6 +124,10 @@ describe("GET /v1/openapi.json", () => {
       properties: { user: { type: "string" } },
       required: ["value", "user"],
     });
+    const list = document.paths["/conversations/{conversation_id}/variables"]?.get;
+    const parameters = list?.parameters as { name: string; required: boolean }[];
+    expect(parameters.find((parameter) => parameter.name === "user")?.required).toBe(true);
+    expect(parameters.find((parameter) => parameter.name === "last_id")?.required).toBe(false);
   });
 });
 

@@ -202,6 +202,26 @@ describe("PUT /v1/conversations/{conversation_id}/variables/{variable_id}", () =
     expect(await stored(variable.id)).toEqual(variable);
   });
 
+  it("refuses a value holding a number past a double's range at any depth, where JSON would keep null", async () => {
+    const variable = await newVariable("object", { a: 1 });
+    const response = await call(
+      server.url,
+      "PUT",
+      `/v1/conversations/${world.conversation.id}/variables/${variable.id}`,
+      {
+        token: world.apps["advanced-chat"].key,
+        rawBody: '{"value":{"a":1e400,"b":[-1e999]},"user":"alice"}',
+        headers: { "content-type": "application/json" },
+      },
+    );
+    expect(response.body).toEqual({
+      status: 400,
+      code: "bad_request",
+      message: `Type mismatch: variable '${variable.name}' expects object, but got object holding an out-of-range number type`,
+    });
+    expect(await stored(variable.id)).toEqual(variable);
+  });
+
   it("refuses every value for a stored type it does not know (a newer version's) with 400, not 500", async () => {
     const variable = await newVariable("date" as VariableType, "2026-11-24");
     const response = await put(variable.id, { value: "2026-11-25", user: "alice" });

@@ -104,6 +104,19 @@ describe("matchVariableType", () => {
   });
 });
 
+describe("a value holding a number past a double's range (1e400, parsed as Infinity)", () => {
+  it.each([
+    ["object", { a: 1, b: Number.POSITIVE_INFINITY }],
+    ["object", { a: { b: [Number.NEGATIVE_INFINITY] } }],
+    ["array[any]", ["x", Number.POSITIVE_INFINITY]],
+    ["array[object]", [{ a: Number.POSITIVE_INFINITY }]],
+    ["array[number]", [1, Number.NEGATIVE_INFINITY]],
+  ] as const)("fits no variable: %s refuses %j (JSON would store null for it)", (type, value) => {
+    expect(matchVariableType(type, value).matches).toBe(false);
+    expect(typesAccepting(value)).toEqual([]);
+  });
+});
+
 describe("typesAccepting", () => {
   it.each(Object.entries(SAMPLES))("lists the types that accept %s", (sample, value) => {
     const expected = VARIABLE_TYPES.filter((type) => ACCEPTS[type].includes(sample));
@@ -116,7 +129,9 @@ describe("describeJsonType", () => {
     ["x", "string"],
     [1, "number"],
     [Number.POSITIVE_INFINITY, "out-of-range number"],
-    [[1, Number.NEGATIVE_INFINITY], "array[any]"],
+    [[1, Number.NEGATIVE_INFINITY], "array[number] holding an out-of-range number"],
+    [[Number.POSITIVE_INFINITY], "array[number] holding an out-of-range number"],
+    [{ a: { b: [Number.POSITIVE_INFINITY] } }, "object holding an out-of-range number"],
     [false, "boolean"],
     [null, "null"],
     [{}, "object"],

@@ -50,24 +50,38 @@ function scalarJsonType(value: unknown): string {
   if (value === null) return "null";
   if (Array.isArray(value)) return "array";
   if (isObject(value)) return "object";
-  // A JSON number past a double's range (`1e400`) parses as Infinity: a number, but not one a
-  // `number` variable takes, which "expects number, but got number" would not say.
-  if (typeof value === "number" && !Number.isFinite(value)) return "out-of-range number";
   return typeof value;
 }
 
-/** The JSON type of a value as the mismatch message names it: `number`, `array[string]`, `array[any]`… */
+/**
+ * Whether a number past a double's range (`1e400` parses as Infinity) is in `value`, at any depth.
+ * JSON cannot hold one: stored, it would turn into `null`, so no variable takes such a value.
+ */
+function holdsOutOfRangeNumber(value: unknown): boolean {
+  if (typeof value === "number") return !Number.isFinite(value);
+  if (Array.isArray(value)) return value.some(holdsOutOfRangeNumber);
+  return isObject(value) && Object.values(value).some(holdsOutOfRangeNumber);
+}
+
+/**
+ * The JSON type of a value as the mismatch message names it: `number`, `array[string]`, `array[any]`…
+ * A value holding an out-of-range number says so (`expects number, but got number` would not).
+ */
 export function describeJsonType(value: unknown): string {
-  if (!Array.isArray(value)) return scalarJsonType(value);
+  if (typeof value === "number" && !Number.isFinite(value)) return "out-of-range number";
+  const type = Array.isArray(value) ? arrayType(value) : scalarJsonType(value);
+  return holdsOutOfRangeNumber(value) ? `${type} holding an out-of-range number` : type;
+}
+
+function arrayType(value: unknown[]): string {
   const elementTypes = new Set(value.map(scalarJsonType));
   const [only] = elementTypes;
-  return elementTypes.size === 1 && only !== undefined && !only.startsWith("array")
-    ? `array[${only}]`
-    : "array[any]";
+  return elementTypes.size === 1 && only !== undefined && only !== "array" ? `array[${only}]` : "array[any]";
 }
 
 /** A type the store holds that this version does not know accepts nothing. */
 function fits(type: VariableType, value: unknown): boolean {
+  if (holdsOutOfRangeNumber(value)) return false;
   return type.startsWith("array[")
     ? matchArray(type.slice(6, -1), value)
     : ELEMENT_RULES[type]?.(value) === true;

@@ -4,14 +4,18 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { DependencyContainer } from "tsyringe";
 import { AUTHENTICATE_API_KEY, RATE_LIMITS } from "../tokens.js";
 
-/** The bearer token of a request, or a 401 with Dify's messages. The scheme is case-insensitive. */
+const HEADER_REQUIRED = "Authorization header must be provided and start with 'Bearer'";
+
+/**
+ * The bearer token of a request, or a 401 with Dify's messages, as Dify tells them apart: a header
+ * without a space in it is missing; the word before the first space is the scheme, in any case; the
+ * rest is the token (one with a space in it is no key, so invalid).
+ */
 export function bearerToken(req: Request): string {
-  const header = req.get("authorization");
-  if (!header) throw new UnauthorizedError("Authorization header must be provided and start with 'Bearer'");
-  const [scheme, token, ...rest] = header.trim().split(/\s+/);
-  if (scheme?.toLowerCase() !== "bearer" || !token || rest.length > 0) {
-    throw new UnauthorizedError("Authorization scheme must be 'Bearer'");
-  }
+  const header = req.get("authorization")?.trim();
+  const [, scheme, token] = /^(\S+)\s+(.+)$/s.exec(header ?? "") ?? [];
+  if (!scheme || !token) throw new UnauthorizedError(HEADER_REQUIRED);
+  if (scheme.toLowerCase() !== "bearer") throw new UnauthorizedError("Authorization scheme must be 'Bearer'");
   return token;
 }
 

@@ -36,15 +36,18 @@ export const conversationOperations = (useCases: ConversationUseCases) => [
     description: "Chat apps only. Oldest first; a page starts after `last_id`. Reads create no end user.",
     key: "app",
     params: z.object({ conversation_id: id("The conversation.") }),
-    query: z.object({
-      user: z.string().optional().meta({ description: "The end user, as the app names it (required)." }),
-      last_id: z.string().optional().meta({ description: "The last variable of the previous page." }),
-      limit: z.string().optional().meta({ type: "integer", minimum: 1, maximum: 100, default: 20 }),
-      variable_name: z
-        .string()
-        .optional()
-        .meta({ description: "A substring of the name; ASCII letters in either case." }),
-    }),
+    query: z
+      .object({
+        user: z.string().optional().meta({ description: "The end user, as the app names it." }),
+        last_id: z.string().optional().meta({ description: "The last variable of the previous page." }),
+        limit: z.string().optional().meta({ type: "integer", minimum: 1, maximum: 100, default: 20 }),
+        variable_name: z
+          .string()
+          .optional()
+          .meta({ description: "A substring of the name; ASCII letters in either case." }),
+      })
+      // Checked after the app mode, so optional to the route's parser, but required all the same.
+      .meta({ required: ["user"] }),
     success: {
       status: 200,
       description: "A page of variables.",
