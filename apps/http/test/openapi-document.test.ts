@@ -9,6 +9,7 @@ interface Operation {
   summary: string;
   tags: string[];
   security: Record<string, string[]>[];
+  parameters?: { name: string; required: boolean }[];
   requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
   responses: Record<
     string,
@@ -125,7 +126,7 @@ describe("GET /v1/openapi.json", () => {
       required: ["value", "user"],
     });
     const list = document.paths["/conversations/{conversation_id}/variables"]?.get;
-    const parameters = list?.parameters as { name: string; required: boolean }[];
+    const parameters = list?.parameters ?? [];
     expect(parameters.find((parameter) => parameter.name === "user")?.required).toBe(true);
     expect(parameters.find((parameter) => parameter.name === "last_id")?.required).toBe(false);
   });
