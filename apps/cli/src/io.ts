@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { once } from "node:events";
+import { rmSync } from "node:fs";
 import { open, realpath, rename, rm, stat } from "node:fs/promises";
 import { basename, dirname, join, resolve } from "node:path";
 
@@ -86,8 +87,8 @@ export async function writeToStream<T>(
 /**
  * Writes `produce`'s text as the file at `path`, never leaving it half written: into a new file
  * beside it (beside the file a symbolic link names), flushed to disk and then renamed over it,
- * with the permissions of the file it replaces. When `produce` or a write fails, the new file is
- * removed and `path` is left as it was.
+ * with the permissions of the file it replaces. When `produce` or a write fails, or a stop signal
+ * comes (Ctrl-C), the new file is removed and `path` is left as it was.
  */
 export async function writeFileAtomically<T>(
   given: string,
@@ -102,6 +103,7 @@ export async function writeFileAtomically<T>(
   );
   const temporary = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
   const file = await open(temporary, "wx", kept ?? 0o666);
+  const stopped = removeOnStopSignals(temporary);
   try {
     // `open` takes the umask off the mode it is given: the replaced file's is set as it was.
     if (kept !== undefined) await file.chmod(kept);
@@ -114,5 +116,26 @@ export async function writeFileAtomically<T>(
     await file.close().catch(() => {});
     await rm(temporary, { force: true });
     throw error;
+  } finally {
+    stopped.off();
   }
+}
+
+const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+
+/**
+ * Until `off()`, a stop signal removes the file at `path` and then stops the process as the signal
+ * does without a listener (a shell sees 130 for Ctrl-C).
+ */
+function removeOnStopSignals(path: string): { off(): void } {
+  const stop = (signal: NodeJS.Signals) => {
+    rmSync(path, { force: true });
+    off();
+    process.kill(process.pid, signal);
+  };
+  const off = () => {
+    for (const signal of STOP_SIGNALS) process.off(signal, stop);
+  };
+  for (const signal of STOP_SIGNALS) process.on(signal, stop);
+  return { off };
 }
