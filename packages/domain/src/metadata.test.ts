@@ -75,4 +75,21 @@ describe("typedMetadataValue", () => {
   ] as const)("refuses a %s %j", (type, value, reason) => {
     expect(typedMetadataValue(type, value)).toEqual({ ok: false, reason });
   });
+
+  // A pattern that could split a run of digits many ways took the square of its length to refuse
+  // one: 100,000 digits and an "x" held the event loop for 16 s (the time-out below fails it).
+  it.each([
+    ["digits", `${"1".repeat(100_000)}x`],
+    ["digits after a point", `1.${"1".repeat(100_000)}x`],
+    ["exponent digits", `1e${"1".repeat(100_000)}x`],
+  ])(
+    "refuses a number string of 100,000 %s and a letter in linear time",
+    (_what, value) => {
+      expect(typedMetadataValue("number", value)).toEqual({
+        ok: false,
+        reason: "must be a finite number or numeric string.",
+      });
+    },
+    5_000, // About 1 ms now; the square of the length was 16 s.
+  );
 });
