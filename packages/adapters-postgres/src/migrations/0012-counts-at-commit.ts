@@ -54,32 +54,39 @@ const STATEMENTS = [
       end loop;
       truncate pg_temp.pending_counts;
     end $$`,
-  `create or replace function documents_count() returns trigger language plpgsql as $$
-    begin
-      if ${LATER} then
-        if tg_op in ('DELETE', 'UPDATE') then ${note("dataset", "old.dataset_id", "count", "-1")} end if;
-        if tg_op in ('INSERT', 'UPDATE') then ${note("dataset", "new.dataset_id", "count", "1")} end if;
-        return null;
-      end if;
+];
+
+/** A counting trigger function: what it does with each row, and, when told to, what it notes instead. */
+interface CountingTrigger {
+  name: string;
+  later: string;
+  now: string;
+}
+
+const COUNTING_TRIGGERS: CountingTrigger[] = [
+  {
+    name: "documents_count",
+    later: `
+      if tg_op in ('DELETE', 'UPDATE') then ${note("dataset", "old.dataset_id", "count", "-1")} end if;
+      if tg_op in ('INSERT', 'UPDATE') then ${note("dataset", "new.dataset_id", "count", "1")} end if;`,
+    now: `
       if tg_op in ('DELETE', 'UPDATE') then
         update datasets set document_count = document_count - 1 where id = old.dataset_id;
       end if;
       if tg_op in ('INSERT', 'UPDATE') then
         update datasets set document_count = document_count + 1 where id = new.dataset_id;
+      end if;`,
+  },
+  {
+    name: "documents_dataset_counts",
+    later: `
+      if tg_op in ('DELETE', 'UPDATE') then
+        ${note("dataset", "old.dataset_id", "available, words", "-(old.display_status is not distinct from 'available')::int, -old.word_count")}
       end if;
-      return null;
-    end $$`,
-  `create or replace function documents_dataset_counts() returns trigger language plpgsql as $$
-    begin
-      if ${LATER} then
-        if tg_op in ('DELETE', 'UPDATE') then
-          ${note("dataset", "old.dataset_id", "available, words", "-(old.display_status is not distinct from 'available')::int, -old.word_count")}
-        end if;
-        if tg_op in ('INSERT', 'UPDATE') then
-          ${note("dataset", "new.dataset_id", "available, words", "(new.display_status is not distinct from 'available')::int, new.word_count")}
-        end if;
-        return null;
-      end if;
+      if tg_op in ('INSERT', 'UPDATE') then
+        ${note("dataset", "new.dataset_id", "available, words", "(new.display_status is not distinct from 'available')::int, new.word_count")}
+      end if;`,
+    now: `
       if tg_op in ('DELETE', 'UPDATE') then
         update datasets set
           available_document_count = available_document_count
@@ -93,16 +100,14 @@ const STATEMENTS = [
             + (new.display_status is not distinct from 'available')::int,
           word_count = word_count + new.word_count
         where id = new.dataset_id;
-      end if;
-      return null;
-    end $$`,
-  `create or replace function document_metadata_values_count() returns trigger language plpgsql as $$
-    begin
-      if ${LATER} then
-        if tg_op in ('DELETE', 'UPDATE') then ${note("field", "old.field_id", "count", "-1")} end if;
-        if tg_op in ('INSERT', 'UPDATE') then ${note("field", "new.field_id", "count", "1")} end if;
-        return null;
-      end if;
+      end if;`,
+  },
+  {
+    name: "document_metadata_values_count",
+    later: `
+      if tg_op in ('DELETE', 'UPDATE') then ${note("field", "old.field_id", "count", "-1")} end if;
+      if tg_op in ('INSERT', 'UPDATE') then ${note("field", "new.field_id", "count", "1")} end if;`,
+    now: `
       if tg_op in ('DELETE', 'UPDATE') then
         update metadata_field_counts set count = count - 1
           where field_id = old.field_id and slot = ${slotOf("old.document_id")};
@@ -114,26 +119,33 @@ const STATEMENTS = [
         insert into metadata_field_counts (field_id, slot, count)
           values (new.field_id, ${slotOf("new.document_id")}, 1)
           on conflict (field_id, slot) do update set count = metadata_field_counts.count + 1;
-      end if;
-      return null;
-    end $$`,
-  `create or replace function tag_bindings_count() returns trigger language plpgsql as $$
-    begin
-      if ${LATER} then
-        if tg_op = 'INSERT' then ${note("tag", "new.tag_id", "count", "1")}
-        else ${note("tag", "old.tag_id", "count", "-1")} end if;
-        return null;
-      end if;
+      end if;`,
+  },
+  {
+    name: "tag_bindings_count",
+    later: `
+      if tg_op = 'INSERT' then ${note("tag", "new.tag_id", "count", "1")}
+      else ${note("tag", "old.tag_id", "count", "-1")} end if;`,
+    now: `
       if tg_op = 'INSERT' then update tags set binding_count = binding_count + 1 where id = new.tag_id;
-      else update tags set binding_count = binding_count - 1 where id = old.tag_id; end if;
-      return null;
-    end $$`,
+      else update tags set binding_count = binding_count - 1 where id = old.tag_id; end if;`,
+  },
 ];
+
+/** The function, noting its changes while `count_later()` holds (`withLater`), else as before 0012. */
+const countingFunction = ({ name, later, now }: CountingTrigger, withLater: boolean) =>
+  `create or replace function ${name}() returns trigger language plpgsql as $$
+    begin${withLater ? `\n      if ${LATER} then${later}\n        return null;\n      end if;` : ""}${now}
+      return null;
+    end $$`;
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   for (const statement of STATEMENTS) await sql.raw(statement).execute(db);
+  for (const trigger of COUNTING_TRIGGERS) await sql.raw(countingFunction(trigger, true)).execute(db);
 }
 
-export async function down(): Promise<void> {
-  throw new Error("Migration 0012 is not reversible: restore a backup instead.");
+export async function down(db: Kysely<unknown>): Promise<void> {
+  for (const trigger of COUNTING_TRIGGERS) await sql.raw(countingFunction(trigger, false)).execute(db);
+  await sql`drop function count_now()`.execute(db);
+  await sql`drop function count_later()`.execute(db);
 }
