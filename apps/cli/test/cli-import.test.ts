@@ -78,6 +78,26 @@ describe("service-api import against what is stored", () => {
     expect(await here.run(["import", "bom.json"])).toMatchObject({ code: 0, stderr: "" });
     expect((await here.run(["export"])).stdout).toBe(exported);
   });
+
+  it("refuses a file or standard input whose bytes are not UTF-8, exit 1, and imports nothing", async () => {
+    const { here, exported } = await withDemo();
+    const latin1 = Buffer.from(
+      '{"version":1,"workspaces":[{"name":"Caf\xe9","members":[{"name":"m"}]}]}',
+      "latin1",
+    );
+    writeFileSync(join(here.directory, "latin1.json"), latin1);
+    const runs: [string, string[], Buffer | undefined][] = [
+      ["latin1.json", ["import", "latin1.json"], undefined],
+      ["standard input", ["import", "-"], latin1],
+    ];
+    for (const [name, args, stdin] of runs) {
+      const result = await here.run(args, stdin);
+      expect(result).toMatchObject({ code: 1, stdout: "" });
+      expect(result.stderr).toContain(`${name} is not valid UTF-8`);
+      expect(result.stderr).toContain("Nothing was imported.");
+    }
+    expect((await here.run(["export"])).stdout).toBe(exported);
+  });
 });
 
 /**

@@ -114,6 +114,12 @@ export interface DocumentRepository {
   updateStatus(datasetId: string, update: StatusUpdate): Promise<boolean>;
   /** The uploaded file with this id; absent when the file is gone. */
   findUploadFile(fileId: string): Promise<UploadFile | undefined>;
+  /**
+   * For each of these uploaded file ids that documents name, the ids of those documents, in no
+   * particular order; an id none names is absent. Ids given twice are read once. For imports: a
+   * file is one document's.
+   */
+  findUploadFileHolders(fileIds: readonly string[]): Promise<Map<string, string[]>>;
   /** The dataset's documents, by position then id. */
   listInDataset(datasetId: string): Promise<Document[]>;
   /**

@@ -1,5 +1,6 @@
+import { isUtf8 } from "node:buffer";
 import { readFile } from "node:fs/promises";
-import { text } from "node:stream/consumers";
+import { buffer } from "node:stream/consumers";
 import { parseArgs } from "node:util";
 import { type ImportProgress, type ImportSummary, InvalidImportError } from "@service-api/provisioning";
 import type { Command } from "../command.js";
@@ -52,13 +53,22 @@ Exit codes: 0 imported, 1 the file was refused (every problem is listed) or coul
 
 async function readJson(source: string, io: CommandIo): Promise<unknown> {
   const name = source === "-" ? "standard input" : source;
-  let raw: string;
+  let bytes: Buffer;
   try {
-    raw = source === "-" ? await text(io.stdin) : await readFile(userPath(io, source), "utf8");
+    bytes = source === "-" ? await buffer(io.stdin) : await readFile(userPath(io, source));
   } catch (error) {
     line(io.stderr, `Cannot read ${name}: ${(error as Error).message}`);
     return undefined;
   }
+  // Decoding would put U+FFFD in place of the bad bytes, and the import would store it.
+  if (!isUtf8(bytes)) {
+    line(
+      io.stderr,
+      `${name} is not valid UTF-8, the encoding of JSON: save it as UTF-8.\nNothing was imported.`,
+    );
+    return undefined;
+  }
+  const raw = bytes.toString("utf8");
   try {
     // Editors on Windows save UTF-8 with a byte order mark; JSON.parse refuses it.
     return JSON.parse(raw.startsWith("\uFEFF") ? raw.slice(1) : raw);

@@ -16,7 +16,7 @@ export interface CliResult {
 /** Runs the built `service-api` binary, as a user's shell would. */
 export function cli(
   args: string[],
-  options: { databaseUrl: string; cwd: string; stdin?: string; env?: Record<string, string> },
+  options: { databaseUrl: string; cwd: string; stdin?: string | Buffer; env?: Record<string, string> },
 ): Promise<CliResult> {
   if (!existsSync(MAIN)) throw new Error(`${MAIN} is missing: build first (turbo's test task does).`);
   const child = spawn(process.execPath, [MAIN, ...args], {
@@ -42,7 +42,7 @@ export async function scratch() {
   return {
     directory,
     databaseUrl: database.databaseUrl,
-    run: (args: string[], stdin?: string, env?: Record<string, string>) =>
+    run: (args: string[], stdin?: string | Buffer, env?: Record<string, string>) =>
       cli(args, { databaseUrl: database.databaseUrl, cwd: directory, stdin, env }),
     cleanup: async () => {
       rmSync(directory, { recursive: true, force: true });

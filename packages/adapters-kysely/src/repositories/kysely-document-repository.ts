@@ -12,7 +12,7 @@ import { documentFromRow, documentToRow } from "./document-rows.js";
 import { findForStatusUpdate, updateStatus } from "./document-status-writes.js";
 import { saveOwnedRow } from "./owned-rows.js";
 import { toFlag, updateAllBut } from "./rows.js";
-import { uploadFileFromRow } from "./upload-file-rows.js";
+import { readUploadFileHolders, uploadFileFromRow } from "./upload-file-rows.js";
 
 /** Characters as the API counts them: code points, as SQLite's length() does. */
 const characterCount = (text: string) => [...text].length;
@@ -217,6 +217,10 @@ export class KyselyDocumentRepository implements DocumentRepository {
   async findUploadFile(fileId: string): Promise<UploadFile | undefined> {
     const [row] = await uploadFileById(this.db, fileId);
     return row && uploadFileFromRow(row);
+  }
+
+  findUploadFileHolders(fileIds: readonly string[]): Promise<Map<string, string[]>> {
+    return readUploadFileHolders(this.db, this.features, fileIds);
   }
 
   listPage(datasetId: string, filter: DocumentFilter, offset: number, limit: number) {

@@ -1,6 +1,7 @@
 import type { UploadFile } from "@service-api/domain";
-import type { Selectable } from "kysely";
-import type { UploadFileTable } from "../schema.js";
+import type { Kysely, Selectable } from "kysely";
+import type { DatabaseSchema, UploadFileTable } from "../schema.js";
+import type { SqlFeatures } from "../sql-features.js";
 
 export const uploadFileFromRow = (row: Selectable<UploadFileTable>): UploadFile => ({
   id: row.id,
@@ -40,4 +41,25 @@ export function uploadFileFromColumns(row: Record<string, unknown>): UploadFile 
     created_by: row.file_created_by,
     created_at: row.file_created_at,
   } as Selectable<UploadFileTable>);
+}
+
+/** `DocumentRepository.findUploadFileHolders`' read, by the documents' upload file index. */
+export async function readUploadFileHolders(
+  db: Kysely<DatabaseSchema>,
+  features: SqlFeatures,
+  fileIds: readonly string[],
+): Promise<Map<string, string[]>> {
+  const holders = new Map<string, string[]>();
+  const unique = [...new Set(fileIds)];
+  if (unique.length === 0) return holders;
+  const list = features.listParameter(unique);
+  const rows = await db
+    .selectFrom("documents")
+    .select(["upload_file_id", "id"])
+    .where((eb) => features.inList(eb.ref("upload_file_id"), list))
+    .execute();
+  for (const { upload_file_id: fileId, id } of rows) {
+    if (fileId !== null) holders.set(fileId, [...(holders.get(fileId) ?? []), id]);
+  }
+  return holders;
 }

@@ -1,4 +1,4 @@
-import { APP_MODES, VARIABLE_TYPES } from "@service-api/domain";
+import { APP_MODES, codePointLength, VARIABLE_TYPES } from "@service-api/domain";
 import { z } from "zod";
 import { apiKey, id, name, timestamp } from "./common.js";
 
@@ -29,9 +29,25 @@ export const variableSchema = z.strictObject({
   updated_at: timestamp.optional(),
 });
 
+/**
+ * Dify's `end_users.session_id` is a varchar(255), and one end user per session id of an app is a
+ * unique index in both stores: 255 characters are at most 1,020 bytes of UTF-8, which every store
+ * indexes (PostgreSQL's btree refuses an entry over 2,704 bytes; SQLite would take any).
+ */
+const USER_MAX_LENGTH = 255;
+
+/** The end user's session id, as the app names it (the API's `user`). */
+const user = z
+  .string()
+  .min(1)
+  .refine((text) => codePointLength(text) <= USER_MAX_LENGTH, {
+    error: `must be at most ${USER_MAX_LENGTH} characters`,
+  })
+  .meta({ maxLength: USER_MAX_LENGTH });
+
 export const conversationSchema = z.strictObject({
   id: id.optional(),
-  user: z.string().min(1),
+  user,
   is_deleted: z.boolean().default(false),
   variables: z.array(variableSchema).default([]),
 });

@@ -89,6 +89,28 @@ describe.each(STORES)("ImportData (%s)", (_store, openStore) => {
     expect(after).toEqual(before);
   });
 
+  it("counts a document's words from the file's segments when the file gives no word_count", async () => {
+    const { importData, exportData } = await worldOn(openStore);
+    const withSegments = (...contents: string[]): ImportFileInput => ({
+      version: 1,
+      workspaces: [
+        {
+          name: "W",
+          members: [{ name: "M" }],
+          datasets: [
+            { name: "D", documents: [{ name: "a.md", segments: contents.map((content) => ({ content })) }] },
+          ],
+        },
+      ],
+    });
+    const wordCount = async () =>
+      (await exportData.execute()).workspaces[0]!.datasets![0]!.documents![0]!.word_count;
+    await importData.execute(withSegments("abc"));
+    expect(await wordCount()).toBe(3);
+    await importData.execute(withSegments("abcdef", "gh"));
+    expect(await wordCount()).toBe(8);
+  });
+
   it("makes the member marked owner the owner, else the first listed, and stores values as the API does", async () => {
     const { importData, exportData } = await worldOn(openStore);
     await importData.execute({

@@ -170,6 +170,36 @@ describe.each(STORES)("ImportData against records of other owners (%s)", (_store
     expect(await exportData.execute()).toEqual(stored);
   });
 
+  it("refuses an upload file a stored document of another dataset has, as a repeat in one file is refused", async () => {
+    const { importData, exportData, stored, demo } = await demoImported(openStore);
+    const taken = document(demo).upload_file!;
+    const upload_file = { id: taken.id, name: "b.md", size: 1, extension: "md", mime_type: "text/markdown" };
+    const { id, name, members } = demo;
+    const file: ImportFileInput = {
+      version: 1,
+      workspaces: [
+        { id, name, members, datasets: [{ name: "Another", documents: [{ name: "b.md", upload_file }] }] },
+      ],
+    };
+    const failure = await refusal(importData.execute(file));
+    expect(failure.issues).toEqual([
+      {
+        path: "workspaces[0].datasets[0].documents[0].upload_file",
+        message: `id ${taken.id} is held by another document's upload file`,
+      },
+    ]);
+    expect(await exportData.execute()).toEqual(stored);
+  });
+
+  it("lets the file's documents swap their upload files", async () => {
+    const { importData, exportData, stored } = await demoImported(openStore);
+    const swapped = structuredClone(stored);
+    const [first, second] = dataset(swapped.workspaces[0]!).documents!;
+    [first!.upload_file, second!.upload_file] = [second!.upload_file, first!.upload_file];
+    await importData.execute(swapped);
+    expect(await exportData.execute()).toEqual(swapped);
+  });
+
   it("lets a conversation variable's id repeat in another conversation, as the API does, moving nothing", async () => {
     const { importData, store } = await demoImported(openStore);
     const variable = {

@@ -28,6 +28,28 @@ const demoWith = (over: Partial<ImportFileInput["workspaces"][number]>): ImportF
   workspaces: [{ id: DEMO.workspaceId, name: "Acme (demo)", ...over }],
 });
 
+/** The demo's chat app with only this conversation of the demo's, holding these variables. */
+const chatWith = (variables: { id?: string; name: string }[]) => ({
+  apps: [
+    {
+      id: DEMO.chatAppId,
+      name: "Support assistant",
+      mode: "advanced-chat" as const,
+      conversations: [
+        {
+          id: DEMO.conversationId,
+          user: DEMO.user,
+          variables: variables.map((variable) => ({
+            ...variable,
+            value_type: "string" as const,
+            value: "x",
+          })),
+        },
+      ],
+    },
+  ],
+});
+
 const handbook = (over: Record<string, unknown>) => ({
   id: DEMO.datasetId,
   name: "Product handbook",
@@ -121,5 +143,40 @@ describe.each(STORES)("ImportData against stored types and names (%s)", (_store,
       },
     ]);
     expect(await exportData.execute()).toEqual(stored);
+  });
+
+  it("refuses a new conversation variable whose name a stored variable of the conversation holds", async () => {
+    const { importData, exportData, stored } = await demoImported(openStore);
+    const failure = await refusal(importData.execute(demoWith(chatWith([{ name: "preferred_language" }]))));
+    expect(failure.issues).toEqual([
+      {
+        path: "workspaces[0].apps[0].conversations[0].variables[0].name",
+        message: 'another variable of this conversation is named "preferred_language"',
+      },
+    ]);
+    expect(await exportData.execute()).toEqual(stored);
+  });
+
+  it("lets a file swap the names of the variables it lists", async () => {
+    const { importData, store } = await demoImported(openStore);
+    const { conversations } = store.repositories;
+    const [language, tickets] = await conversations
+      .listVariables(DEMO.conversationId)
+      .then((variables) =>
+        ["preferred_language", "open_tickets"].map(
+          (name) => variables.find((variable) => variable.name === name)!,
+        ),
+      );
+    await importData.execute(
+      demoWith(
+        chatWith([
+          { id: language!.id, name: "open_tickets" },
+          { id: tickets!.id, name: "preferred_language" },
+        ]),
+      ),
+    );
+    const names = (await conversations.listVariables(DEMO.conversationId)).map(({ id, name }) => [id, name]);
+    expect(names).toContainEqual([language!.id, "open_tickets"]);
+    expect(names).toContainEqual([tickets!.id, "preferred_language"]);
   });
 });

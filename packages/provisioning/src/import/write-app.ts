@@ -1,6 +1,7 @@
 import type { Site } from "@service-api/domain";
 import type { AppInput } from "../format/import-file-schema.js";
 import { heldElsewhere, type WriteContext } from "./write-context.js";
+import { writeConversation } from "./write-conversation.js";
 import { writeKey } from "./write-key.js";
 
 export interface AppPlace {
@@ -54,50 +55,6 @@ export async function writeApp(
   }
   for (const [index, conversation] of app.conversations.entries()) {
     await writeConversation(conversation, appId, `${at}.conversations[${index}]`, context);
-  }
-}
-
-async function writeConversation(
-  conversation: AppInput["conversations"][number],
-  appId: string,
-  at: string,
-  context: WriteContext,
-): Promise<void> {
-  const { repositories, clock, ids, summary, refuse } = context;
-  const endUser = (await repositories.endUsers.findBySessionId(appId, conversation.user)) ?? {
-    id: ids.derive("end-user", appId, conversation.user),
-    appId,
-    sessionId: conversation.user,
-  };
-  if (await repositories.endUsers.save(endUser)) {
-    refuse(`${at}.user`, heldElsewhere(endUser.id, "another app's end user"));
-    return;
-  }
-  const conversationId = conversation.id!;
-  const refused = await repositories.conversations.save({
-    id: conversationId,
-    appId,
-    endUserId: endUser.id,
-    isDeleted: conversation.is_deleted,
-  });
-  if (refused) {
-    refuse(at, heldElsewhere(conversationId, "another app's conversation"));
-    return;
-  }
-  summary.conversations += 1;
-  for (const variable of conversation.variables) {
-    const stored = await repositories.conversations.findVariable(conversationId, variable.id!);
-    const unchanged = stored !== undefined && JSON.stringify(stored.value) === JSON.stringify(variable.value);
-    await repositories.conversations.saveVariable({
-      id: variable.id!,
-      conversationId,
-      name: variable.name,
-      valueType: variable.value_type,
-      value: variable.value,
-      description: variable.description,
-      createdAt: variable.created_at ?? stored?.createdAt ?? clock.nowSeconds(),
-      updatedAt: variable.updated_at ?? (unchanged ? stored.updatedAt : clock.nowSeconds()),
-    });
   }
 }
 

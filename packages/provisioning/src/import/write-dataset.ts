@@ -2,6 +2,7 @@ import type { MetadataField } from "@service-api/domain";
 import type { SaveRefusal } from "@service-api/ports";
 import type { DatasetInput } from "../format/import-file-schema.js";
 import { type RuleHolders, ruleHeldElsewhere } from "./process-rule-holders.js";
+import type { FileHolders } from "./upload-file-holders.js";
 import { heldElsewhere, type WriteContext } from "./write-context.js";
 import { type FieldsByName, writeDocument } from "./write-document.js";
 
@@ -12,6 +13,7 @@ export interface DatasetPlace {
   /** The workspace's tags saved by this import: the others were refused. */
   savedTags: Set<string>;
   ruleHolders: RuleHolders;
+  fileHolders: FileHolders;
 }
 
 export async function writeDataset(

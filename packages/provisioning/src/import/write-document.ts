@@ -1,6 +1,7 @@
 import { type Document, type MetadataFieldType, typedMetadataValue } from "@service-api/domain";
 import type { DocumentInput } from "../format/import-file-schema.js";
 import { type RuleHolders, ruleHeldElsewhere } from "./process-rule-holders.js";
+import { type FileHolders, fileHeldElsewhere } from "./upload-file-holders.js";
 import { heldElsewhere, type WriteContext } from "./write-context.js";
 
 /** A dataset's fields saved by the import, by name. */
@@ -14,6 +15,7 @@ export interface DocumentPlace {
   defaultCreator: string | undefined;
   fields: FieldsByName;
   ruleHolders: RuleHolders;
+  fileHolders: FileHolders;
 }
 
 export async function writeDocument(
@@ -46,18 +48,8 @@ export async function writeDocument(
   const ruleRefusal = ruleHeldElsewhere(place.ruleHolders, rule.id!, place.datasetId);
   if (ruleRefusal) refuse(`${at}.process_rule`, ruleRefusal);
   if (input.upload_file) {
-    const file = input.upload_file;
-    const stored = await repositories.documents.findUploadFile(file.id!);
-    const fileRefused = await repositories.documents.saveUploadFile(place.workspaceId, {
-      id: file.id!,
-      name: file.name,
-      size: file.size,
-      extension: file.extension,
-      mimeType: file.mime_type,
-      createdBy: file.created_by ?? stored?.createdBy ?? createdBy,
-      createdAt: file.created_at ?? stored?.createdAt ?? createdAt,
-    });
-    if (fileRefused) refuse(`${at}.upload_file`, heldElsewhere(file.id!, "another workspace's upload file"));
+    const defaults = { createdBy, createdAt };
+    await writeUploadFile(input.upload_file, place, defaults, `${at}.upload_file`, context);
   }
   const chunks = input.segments.map((segment, index) => ({
     id: segment.id!,
@@ -82,6 +74,34 @@ export async function writeDocument(
   context.onDocument();
 }
 
+/**
+ * Saves the document's upload file, refused when another workspace's file has its id or a stored
+ * document the file leaves as it is names it: a file is one document's.
+ */
+async function writeUploadFile(
+  file: NonNullable<DocumentInput["upload_file"]>,
+  place: DocumentPlace,
+  defaults: { createdBy: string; createdAt: number },
+  at: string,
+  { repositories, refuse }: WriteContext,
+): Promise<void> {
+  const fileId = file.id!;
+  const stored = await repositories.documents.findUploadFile(fileId);
+  const refused = await repositories.documents.saveUploadFile(place.workspaceId, {
+    id: fileId,
+    name: file.name,
+    size: file.size,
+    extension: file.extension,
+    mimeType: file.mime_type,
+    createdBy: file.created_by ?? stored?.createdBy ?? defaults.createdBy,
+    createdAt: file.created_at ?? stored?.createdAt ?? defaults.createdAt,
+  });
+  const problem = refused
+    ? heldElsewhere(fileId, "another workspace's upload file")
+    : fileHeldElsewhere(place.fileHolders, fileId);
+  if (problem) refuse(at, problem);
+}
+
 /** What the file says of the document itself; the rest is the caller's (ids, owner, defaults). */
 function documentFromInput(
   input: DocumentInput,
@@ -94,8 +114,8 @@ function documentFromInput(
     createdFrom: input.created_from,
     updatedAt: input.updated_at !== undefined ? input.updated_at : (existing?.updatedAt ?? null),
     tokens: input.tokens,
-    wordCount:
-      input.word_count ?? existing?.wordCount ?? input.segments.reduce((sum, s) => sum + s.content.length, 0),
+    // The file's segments, not what was stored: the same file gives the same document.
+    wordCount: input.word_count ?? input.segments.reduce((sum, s) => sum + s.content.length, 0),
     indexingStatus: input.indexing_status,
     isPaused: input.is_paused,
     error: input.error,
@@ -108,9 +128,15 @@ function documentFromInput(
     docForm: input.doc_form,
     docLanguage: input.doc_language,
     docType: input.doc_type,
-    completedAt: input.completed_at !== undefined ? input.completed_at : (existing?.completedAt ?? null),
+    completedAt: completedAtOf(input, existing),
     indexingLatency: input.indexing_latency,
     summaryIndexStatus: input.summary_index_status,
     needSummary: input.need_summary,
   };
+}
+
+/** The file's, else the stored one while indexing stays completed: null until it completes. */
+function completedAtOf(input: DocumentInput, existing: Document | undefined): number | null {
+  if (input.completed_at !== undefined) return input.completed_at;
+  return input.indexing_status === "completed" ? (existing?.completedAt ?? null) : null;
 }

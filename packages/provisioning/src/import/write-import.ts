@@ -1,9 +1,10 @@
 import type { SaveRefusal } from "@service-api/ports";
 import type { ImportFile, WorkspaceInput } from "../format/import-file-schema.js";
-import { processRuleIdsOf, type RuleHolders } from "./process-rule-holders.js";
+import { processRuleIdsOf } from "./process-rule-holders.js";
+import { uploadFileHoldersOf } from "./upload-file-holders.js";
 import { writeApp } from "./write-app.js";
 import { heldElsewhere, type WriteContext } from "./write-context.js";
-import { writeDataset } from "./write-dataset.js";
+import { type DatasetPlace, writeDataset } from "./write-dataset.js";
 import { writeKey } from "./write-key.js";
 
 export type { WriteContext } from "./write-context.js";
@@ -14,16 +15,23 @@ export type { WriteContext } from "./write-context.js";
  * (`context.refuse`), and what depends on it is left unwritten.
  */
 export async function writeImport(file: ImportFile, context: WriteContext): Promise<void> {
-  const ruleHolders = await context.repositories.datasets.findProcessRuleHolders(processRuleIdsOf(file));
+  const { datasets, documents } = context.repositories;
+  const holders: StoredHolders = {
+    ruleHolders: await datasets.findProcessRuleHolders(processRuleIdsOf(file)),
+    fileHolders: await uploadFileHoldersOf(file, documents),
+  };
   for (const [index, workspace] of file.workspaces.entries()) {
-    await writeWorkspace(workspace, `workspaces[${index}]`, ruleHolders, context);
+    await writeWorkspace(workspace, `workspaces[${index}]`, holders, context);
   }
 }
+
+/** Who holds the file's processing rules and upload files in the store, read once for all the file. */
+type StoredHolders = Pick<DatasetPlace, "ruleHolders" | "fileHolders">;
 
 async function writeWorkspace(
   workspace: WorkspaceInput,
   at: string,
-  ruleHolders: RuleHolders,
+  holders: StoredHolders,
   context: WriteContext,
 ): Promise<void> {
   const { repositories, summary } = context;
@@ -37,7 +45,7 @@ async function writeWorkspace(
   }
   const defaultCreator = workspace.members[0]?.id;
   for (const [index, dataset] of workspace.datasets.entries()) {
-    const place = { workspaceId, ownerId, defaultCreator, savedTags, ruleHolders };
+    const place = { workspaceId, ownerId, defaultCreator, savedTags, ...holders };
     await writeDataset(dataset, place, `${at}.datasets[${index}]`, context);
   }
   for (const [index, app] of workspace.apps.entries())

@@ -144,6 +144,30 @@ export function describeDocumentRepositoryContract(openStore: OpenStore): void {
       expect(await documents.findUploadFile(anUploadFile("x").id)).toBeUndefined();
     });
 
+    it("finds the documents naming uploaded file ids, in any dataset", async () => {
+      const { documents, datasets } = repositories();
+      const { workspace, dataset } = await seedDataset();
+      const other = aDataset(workspace.id);
+      await datasets.save(other);
+      const [shared, own, unused] = [anUploadFile("m"), anUploadFile("m"), anUploadFile("m")];
+      for (const file of [shared, own, unused]) await documents.saveUploadFile(workspace.id, file);
+      const [first, second, third] = [
+        aDocument(dataset.id, { uploadFileId: shared.id }),
+        aDocument(other.id, { uploadFileId: shared.id }),
+        aDocument(dataset.id, { uploadFileId: own.id }),
+      ];
+      for (const document of [first, second, third, aDocument(dataset.id)]) await documents.save(document);
+
+      const holders = await documents.findUploadFileHolders([shared.id, own.id, unused.id, own.id, "none"]);
+      expect(new Map([...holders].map(([id, held]) => [id, held.sort()]))).toEqual(
+        new Map([
+          [shared.id, [first.id, second.id].sort()],
+          [own.id, [third.id]],
+        ]),
+      );
+      expect(await documents.findUploadFileHolders([])).toEqual(new Map());
+    });
+
     it("sums a document's chunks: count, hits and characters", async () => {
       const { documents } = repositories();
       const { dataset } = await seedDataset();

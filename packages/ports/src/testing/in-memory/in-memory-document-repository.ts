@@ -210,6 +210,16 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
     return structuredClone(this.#files.get(fileId));
   }
 
+  async findUploadFileHolders(fileIds: readonly string[]): Promise<Map<string, string[]>> {
+    const asked = new Set(fileIds);
+    const holders = new Map<string, string[]>();
+    for (const { id, uploadFileId } of this.#documents.values()) {
+      if (uploadFileId !== null && asked.has(uploadFileId))
+        holders.set(uploadFileId, [...(holders.get(uploadFileId) ?? []), id]);
+    }
+    return holders;
+  }
+
   #stats(documentId: string): ChunkStats {
     const stats = { ...NO_CHUNKS };
     for (const chunk of this.#chunks.values()) {
