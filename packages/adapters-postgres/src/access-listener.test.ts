@@ -80,7 +80,8 @@ describe.skipIf(!available)("the access listener", () => {
       await changeAccess();
       const committed = performance.now();
       let seen = await readsRevision();
-      while (seen.revision === before) {
+      // Heard: the listener knows the new revision (it reads it when told), no request asks the store.
+      while (seen.revision === before || seen.queried) {
         await new Promise((resolve) => setImmediate(resolve));
         seen = await readsRevision();
       }
@@ -110,6 +111,31 @@ describe.skipIf(!available)("the access listener", () => {
     expect((await readsRevision()).revision).toBe(before + 1);
     await changeAccess();
     await waitFor(async () => (await readsRevision()).revision === before + 2);
+  });
+
+  it("believes no announced number: a forged one only makes it read, and later revocations count", async () => {
+    await open();
+    // Settled: the listener knows what the store holds (the workspace saved as it began included).
+    const before = await other.repositories.apiKeys.accessRevision();
+    await waitFor(async () => {
+      const seen = await readsRevision();
+      return seen.revision === before && !seen.queried;
+    });
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      // Any role that may connect may NOTIFY: a number past every real revision.
+      await client.query("select pg_notify('service_api_access', current_schema() || ' 9000000000000000')");
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(await readsRevision()).toEqual({ revision: before, queried: false });
+      await changeAccess();
+      await waitFor(async () => {
+        const seen = await readsRevision();
+        return seen.revision === before + 1 && !seen.queried;
+      });
+    } finally {
+      await client.end();
+    }
   });
 
   it("hears only its own schema's changes", async () => {

@@ -22,15 +22,21 @@ const READ_REVISION = "select value from access_revision where id = 1";
 /**
  * Keeps the access revision known without a query per request: one connection outside the pool
  * LISTENs for the announcements the access triggers send, and reads the revision when it starts
- * listening and at every heartbeat (a notification lost with a connection is caught then).
- * `revision()` is undefined whenever the connection is not known to be listening: callers then
- * read the revision from the store, so a revocation is never missed while the listener is down.
+ * listening, when it hears one, and at every heartbeat (a notification lost with a connection is
+ * caught then). An announcement's number is not believed: any role that may connect may NOTIFY,
+ * and a forged high number would have kept every grant past its revocation; it only says to read.
+ * `revision()` is undefined whenever the revision is not known to be current (not listening, or a
+ * read it heard of still under way): callers then read it from the store, so a revocation is never
+ * missed.
  */
 export class AccessListener {
   #client: pg.Client | undefined;
-  /** The highest revision read or heard on the current connection. */
+  /** The revision last read on the current connection. */
   #latest = 0;
   #listening = false;
+  /** A read for an announcement under way, and whether another came meanwhile. */
+  #reading = false;
+  #readAgain = false;
   #schema = "";
   #closed = false;
   #heartbeat: NodeJS.Timeout | undefined;
@@ -45,9 +51,9 @@ export class AccessListener {
     private readonly stream?: () => Duplex,
   ) {}
 
-  /** The latest revision, while listening; undefined when it must be read from the store. */
+  /** The latest revision, while listening and read since the last announcement; else undefined. */
   revision(): number | undefined {
-    return this.#listening ? this.#latest : undefined;
+    return this.#listening && !this.#reading ? this.#latest : undefined;
   }
 
   /** Starts listening; a failure is not thrown but retried, and requests read the revision meanwhile. */
@@ -64,18 +70,19 @@ export class AccessListener {
     client.on("end", () => this.#lost(client));
     client.on("notification", ({ channel, payload }) => {
       if (channel !== ACCESS_CHANNEL || !payload || this.#client !== client) return;
-      const split = payload.lastIndexOf(" ");
-      if (payload.slice(0, split) === this.#schema) this.#raise(Number(payload.slice(split + 1)));
+      if (payload.slice(0, payload.lastIndexOf(" ")) === this.#schema) this.#readAnnounced(client);
     });
     this.#client = client;
     this.#latest = 0;
+    this.#reading = false;
+    this.#readAgain = false;
     try {
       await client.connect();
       const { rows } = await client.query<{ schema: string }>("select current_schema() as schema");
       this.#schema = rows[0]!.schema;
       await client.query(`listen ${ACCESS_CHANNEL}`);
       // Read after LISTEN: a change committed from here on is announced, an earlier one is in the value.
-      this.#raise(await this.#read(client));
+      this.#latest = await this.#read(client);
       if (this.#client !== client || this.#closed) return;
       this.#listening = true;
       this.starts += 1;
@@ -92,8 +99,28 @@ export class AccessListener {
     await client?.end().catch(() => {});
   }
 
-  #raise(revision: number): void {
-    if (revision > this.#latest) this.#latest = revision;
+  /**
+   * Reads the revision an announcement says changed, untrusted until read: the notification comes
+   * after its change committed, so the read sees it. Announcements heard meanwhile make one more read.
+   */
+  #readAnnounced(client: pg.Client): void {
+    if (this.#reading) {
+      this.#readAgain = true;
+      return;
+    }
+    this.#reading = true;
+    this.#read(client).then(
+      (revision) => {
+        if (this.#client !== client) return;
+        this.#latest = revision;
+        this.#reading = false;
+        if (this.#readAgain) {
+          this.#readAgain = false;
+          this.#readAnnounced(client);
+        }
+      },
+      () => this.#lost(client),
+    );
   }
 
   async #read(client: pg.Client): Promise<number> {
@@ -103,7 +130,10 @@ export class AccessListener {
 
   #beat(client: pg.Client): void {
     this.#read(client).then(
-      (revision) => this.#client === client && this.#raise(revision),
+      (revision) => {
+        // Queries on one connection answer in turn: no read begun before this one answers after it.
+        if (this.#client === client) this.#latest = revision;
+      },
       () => this.#lost(client),
     );
   }
