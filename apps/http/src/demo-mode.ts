@@ -4,12 +4,15 @@ import { LOAD_DEMO_WORKSPACE, STORE } from "./tokens.js";
 
 /**
  * Demo mode's start: loads the demo workspace with fresh keys, unless the database holds anything
- * but the demo (then it is someone's data, and nothing is seeded: the answer is undefined).
+ * but the demo (then it is someone's data, and nothing is seeded: the answer is undefined). Either
+ * way the demo keys printed before stop working, as their banner said.
  */
 export async function loadDemoKeys(container: DependencyContainer): Promise<DemoKeys | undefined> {
   const workspaces = await container.resolve(STORE).repositories.workspaces.list();
-  if (workspaces.some((workspace) => workspace.id !== DEMO.workspaceId)) return undefined;
-  return container.resolve(LOAD_DEMO_WORKSPACE).execute();
+  const loadDemo = container.resolve(LOAD_DEMO_WORKSPACE);
+  if (!workspaces.some((workspace) => workspace.id !== DEMO.workspaceId)) return loadDemo.execute();
+  await loadDemo.revokeKeys();
+  return undefined;
 }
 
 export const DEMO_SKIPPED = "demo mode: the database holds other data, so the demo workspace was not loaded";

@@ -161,4 +161,21 @@ describe("the first run", () => {
     expect(await store.repositories.workspaces.list()).toEqual([workspace]);
     await store.close();
   });
+
+  it("ends the demo keys printed before when a later start finds other data and loads nothing", async () => {
+    const cwd = workingDirectory();
+    const environment = { DEMO: "auto", DATABASE_URL: await emptyDatabase() };
+    const first = await start(cwd, environment);
+    const oldKey = /Demo knowledge key[^:]*:\s+(ds-\S+)/.exec(await bannerOf(first))?.[1];
+    first.child.kill("SIGTERM");
+    await first.exited;
+    const store = await openStore({ databaseUrl: environment.DATABASE_URL, pool: { max: 2 } });
+    await store.repositories.workspaces.save(aWorkspace());
+    await store.close();
+
+    const second = await start(cwd, environment);
+    await second.waitForLine((line) => String(line.msg).startsWith("demo mode"));
+    const old = await fetch(`${second.url}/v1/datasets`, { headers: { authorization: `Bearer ${oldKey}` } });
+    expect(old.status).toBe(401);
+  });
 });

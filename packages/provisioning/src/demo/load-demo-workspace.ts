@@ -25,12 +25,21 @@ export class LoadDemoWorkspace {
   ) {}
 
   async execute(): Promise<DemoKeys> {
-    const { apiKeys, workspaces } = this.repositories;
+    const { workspaces } = this.repositories;
     const loaded = (await workspaces.findById(DEMO.workspaceId)) === undefined;
     if (loaded) await this.importData.execute(demoWorkspaceFile());
-    for (const key of await apiKeys.list({ workspaceId: DEMO.workspaceId })) await apiKeys.delete(key.id);
+    await this.revokeKeys();
     const knowledge = await this.issueKey.execute({ workspaceId: DEMO.workspaceId });
     const app = await this.issueKey.execute({ appId: DEMO.chatAppId });
     return { knowledgeKey: knowledge.token, appKey: app.token, loaded };
+  }
+
+  /**
+   * Revokes the demo workspace's keys (its app's too), as a start in demo mode that does not load
+   * it must: the keys printed before say they stop working at the next start.
+   */
+  async revokeKeys(): Promise<void> {
+    const { apiKeys } = this.repositories;
+    for (const key of await apiKeys.list({ workspaceId: DEMO.workspaceId })) await apiKeys.delete(key.id);
   }
 }
