@@ -94,15 +94,15 @@ export async function writeFileAtomically<T>(
   given: string,
   produce: (write: WriteText) => Promise<T>,
 ): Promise<T> {
-  // Through a symbolic link to the file it names, keeping that file's permissions (a new file's
-  // are the umask's, as with any file written).
+  // Through a symbolic link to the file it names, keeping that file's permissions.
   const path = await realpath(given).catch(() => given);
   const kept = await stat(path).then(
     (stats) => stats.mode & 0o7777,
     () => undefined,
   );
   const temporary = join(dirname(path), `.${basename(path)}.${randomUUID()}.tmp`);
-  const file = await open(temporary, "wx", kept ?? 0o666);
+  // A new file is its owner's alone: an export holds every workspace's data and its keys' hashes.
+  const file = await open(temporary, "wx", kept ?? 0o600);
   const stopped = removeOnStopSignals(temporary);
   try {
     // `open` takes the umask off the mode it is given: the replaced file's is set as it was.

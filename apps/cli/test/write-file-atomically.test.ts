@@ -1,8 +1,9 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { writeFileAtomically } from "../src/io.js";
 
 const IO = new URL("../dist/io.js", import.meta.url).href;
 const folders: string[] = [];
@@ -44,4 +45,23 @@ describe("writeFileAtomically, stopped by a signal (Ctrl-C during an export)", (
       expect(readFileSync(target, "utf8")).toBe("the previous backup");
     },
   );
+});
+
+describe("writeFileAtomically's permissions", () => {
+  const folder = () => {
+    const made = mkdtempSync(join(tmpdir(), "service-api-atomic-"));
+    folders.push(made);
+    return made;
+  };
+
+  it("makes a new file its owner's alone (an export holds key hashes), whatever the umask", async () => {
+    const target = join(folder(), "export.json");
+    const umask = process.umask(0o022);
+    try {
+      await writeFileAtomically(target, (write) => write("{}"));
+    } finally {
+      process.umask(umask);
+    }
+    expect(statSync(target).mode & 0o777).toBe(0o600);
+  });
 });
