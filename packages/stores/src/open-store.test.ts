@@ -26,6 +26,19 @@ describe("redactedDatabaseUrl", () => {
     expect(redactedDatabaseUrl("file:./data/kb.sqlite")).toBe("file:./data/kb.sqlite");
   });
 
+  it.each([
+    ["postgres://kb:hun@ter2@db/kb", "postgres://kb:***@db/kb"],
+    ["postgres://kb@db/kb?password=hunter2", "postgres://kb@db/kb?password=***"],
+    [
+      "postgres://kb@db/kb?sslmode=require&PASSWORD=a&sslpassword=b#x",
+      "postgres://kb@db/kb?sslmode=require&PASSWORD=***&sslpassword=***#x",
+    ],
+    ["postgres://db/kb?options=-c%20x%3Dy", "postgres://db/kb?options=-c%20x%3Dy"],
+    ["postgres://kb:p%40ss@db:5432", "postgres://kb:***@db:5432"],
+  ])("hides every password pg would read in %s", (url, redacted) => {
+    expect(redactedDatabaseUrl(url)).toBe(redacted);
+  });
+
   it("hides the password of a URL whose scheme has digits, plus signs, dots or hyphens", () => {
     expect(redactedDatabaseUrl("postgresql+psycopg2://kb:s3cret@host/db")).toBe(
       "postgresql+psycopg2://kb:***@host/db",

@@ -65,7 +65,20 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
     : openSqliteStore({ ...sqlite, databaseUrl, monitor });
 }
 
-/** A URL safe to log: the password, if any, replaced. */
+/**
+ * A URL safe to log: its passwords replaced, in the user part (up to the authority's last `@`, as
+ * URL parsers read it, so a password holding an `@` is hidden whole) and in the query
+ * (`?password=`, `sslpassword=`, which pg reads as well).
+ */
 export function redactedDatabaseUrl(databaseUrl: string): string {
-  return databaseUrl.replace(/^([a-z][a-z\d+.-]*:\/\/[^:/@]*):[^@/]*@/i, "$1:***@");
+  const scheme = /^[a-z][a-z\d+.-]*:\/\//i.exec(databaseUrl)?.[0];
+  if (!scheme) return databaseUrl;
+  const rest = databaseUrl.slice(scheme.length);
+  const authorityEnd = rest.search(/[/?#]/);
+  const authority = authorityEnd < 0 ? rest : rest.slice(0, authorityEnd);
+  const at = authority.lastIndexOf("@");
+  const colon = authority.indexOf(":");
+  const userPart = at >= 0 && colon >= 0 && colon < at ? `${authority.slice(0, colon)}:***` : undefined;
+  const redacted = userPart === undefined ? rest : `${userPart}${rest.slice(at)}`;
+  return scheme + redacted.replace(/([?&][^=&#]*password=)[^&#]*/gi, "$1***");
 }
