@@ -55,6 +55,14 @@ describe("GET /v1/openapi.json", () => {
     for (const { operation } of operations) {
       expect(operation.security, operation.operationId).toHaveLength(1);
       expect(["KnowledgeKey", "AppKey"]).toContain(Object.keys(operation.security[0]!)[0]);
+      // Each of the three 401s the key check answers, in Dify's words.
+      const unauthorized = JSON.stringify(operation.responses["401"]);
+      for (const message of [
+        "Authorization header must be provided and start with 'Bearer'",
+        "Authorization scheme must be 'Bearer'",
+        "Access token is invalid",
+      ])
+        expect(unauthorized, operation.operationId).toContain(message);
     }
   });
 

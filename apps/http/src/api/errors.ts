@@ -14,13 +14,24 @@ export const LIMITED = {
   },
 } as const satisfies Record<string, ErrorCase>;
 
+/** The 401s, with Dify's messages: no header (or none with a space), another scheme, an unknown key. */
+export const UNAUTHORIZED = {
+  no_header: {
+    status: 401,
+    code: "unauthorized",
+    message: "Authorization header must be provided and start with 'Bearer'",
+  },
+  scheme: { status: 401, code: "unauthorized", message: "Authorization scheme must be 'Bearer'" },
+  invalid_key: { status: 401, code: "unauthorized", message: "Access token is invalid" },
+} as const satisfies Record<string, ErrorCase>;
+
 /**
  * Errors every operation can answer: a URL that does not decode, a key that is missing or wrong, a
  * limit, a failure of ours, the store away.
  */
 export const ALWAYS: ErrorCase[] = [
   { status: 400, code: "bad_request", message: "The URL is not valid." },
-  { status: 401, code: "unauthorized", message: "Access token is invalid" },
+  ...Object.values(UNAUTHORIZED),
   ...Object.values(LIMITED),
   { status: 500, code: "unknown", message: "Internal Server Error" },
   {

@@ -2,9 +2,8 @@ import type { AppPrincipal, WorkspacePrincipal } from "@service-api/application"
 import { UnauthorizedError } from "@service-api/domain";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { DependencyContainer } from "tsyringe";
+import { UNAUTHORIZED } from "../api/errors.js";
 import { AUTHENTICATE_API_KEY, RATE_LIMITS } from "../tokens.js";
-
-const HEADER_REQUIRED = "Authorization header must be provided and start with 'Bearer'";
 
 /**
  * The bearer token of a request, or a 401 with Dify's messages, as Dify tells them apart: a header
@@ -14,8 +13,8 @@ const HEADER_REQUIRED = "Authorization header must be provided and start with 'B
 export function bearerToken(req: Request): string {
   const header = req.get("authorization")?.trim();
   const [, scheme, token] = /^(\S+)\s+(.+)$/s.exec(header ?? "") ?? [];
-  if (!scheme || !token) throw new UnauthorizedError(HEADER_REQUIRED);
-  if (scheme.toLowerCase() !== "bearer") throw new UnauthorizedError("Authorization scheme must be 'Bearer'");
+  if (!scheme || !token) throw new UnauthorizedError(UNAUTHORIZED.no_header.message);
+  if (scheme.toLowerCase() !== "bearer") throw new UnauthorizedError(UNAUTHORIZED.scheme.message);
   return token;
 }
 
