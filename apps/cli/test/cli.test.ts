@@ -164,6 +164,16 @@ describe("service-api keys and demo", () => {
     });
   });
 
+  it("lists a key imported as its hash by its kind, with one ellipsis", async () => {
+    const here = await place();
+    const file = demoWorkspaceFile();
+    file.workspaces[0]!.dataset_api_keys = [`sha256:${"ab".repeat(32)}`];
+    expect((await here.run(["import", "-"], JSON.stringify(file))).code).toBe(0);
+    const listed = (await here.run(["keys", "list"])).stdout;
+    expect(listed).toMatch(/ ds-… /);
+    expect(listed).not.toContain("……");
+  });
+
   it("exits 1 when the app or workspace does not exist", async () => {
     const result = await (await place()).run(["keys", "create", "--app", DEMO.chatAppId]);
     expect(result).toMatchObject({

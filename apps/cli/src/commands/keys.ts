@@ -118,7 +118,9 @@ const when = (seconds: number | null) =>
 
 function row(key: ApiKey): string[] {
   const owner = key.kind === "app" ? `app ${key.appId}` : `workspace ${key.workspaceId}`;
-  return [key.id, key.kind, owner, `${key.displayPrefix}…`, when(key.createdAt), when(key.lastUsedAt)];
+  // Keys imported as hashes by earlier releases were stored as `ds-…` already.
+  const prefix = `${key.displayPrefix.replace(/…$/, "")}…`;
+  return [key.id, key.kind, owner, prefix, when(key.createdAt), when(key.lastUsedAt)];
 }
 
 function printTable(io: CommandIo, header: string[], rows: string[][]): void {

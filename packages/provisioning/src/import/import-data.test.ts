@@ -287,7 +287,7 @@ describe.each(STORES)("ImportData (%s)", (_store, openStore) => {
     const keys = await store.repositories.apiKeys.list();
     expect(keys.map((key) => key.tokenHash).sort()).toEqual([hasher.hash(KEY), "ab".repeat(32)].sort());
     expect(JSON.stringify(keys)).not.toContain(KEY);
-    expect(keys.map((key) => key.displayPrefix).sort()).toEqual(["ds-abcd", "ds-…"]);
+    expect(keys.map((key) => key.displayPrefix).sort()).toEqual(["ds-", "ds-abcd"]);
   });
 });
 

@@ -16,9 +16,8 @@ export async function writeKey(
     refuse(at, "this key is already issued for another workspace or app");
     return;
   }
-  const displayPrefix = key.startsWith("sha256:")
-    ? `${kind === "app" ? "app-" : "ds-"}…`
-    : displayPrefixOf(key);
+  // A hashed key shows its kind only: listings add the ellipsis.
+  const displayPrefix = key.startsWith("sha256:") ? (kind === "app" ? "app-" : "ds-") : displayPrefixOf(key);
   const common = {
     id: existing?.id ?? ids.derive("api-key", tokenHash),
     workspaceId,
