@@ -165,6 +165,8 @@ export interface DocumentRepository {
   chunkStats(documentId: string): Promise<ChunkStats>;
   /** Number of documents in the dataset. */
   countInDataset(datasetId: string): Promise<number>;
+  /** The greatest position of the dataset's documents; 0 without documents. */
+  lastPosition(datasetId: string): Promise<number>;
   /**
    * Deletes the dataset's document with its chunks and metadata values, and its uploaded file unless
    * another document uses it, when its archived flag is `expected.archived`: one statement where the

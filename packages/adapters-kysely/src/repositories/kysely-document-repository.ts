@@ -273,4 +273,16 @@ export class KyselyDocumentRepository implements DocumentRepository {
     const [row] = await documentCount(this.db, datasetId);
     return Number(row?.document_count ?? 0);
   }
+
+  async lastPosition(datasetId: string): Promise<number> {
+    // The end of `documents_by_dataset_position` for the dataset: one index entry read.
+    const row = await this.db
+      .selectFrom("documents")
+      .select("position")
+      .where("dataset_id", "=", datasetId)
+      .orderBy("position", "desc")
+      .limit(1)
+      .executeTakeFirst();
+    return Number(row?.position ?? 0);
+  }
 }

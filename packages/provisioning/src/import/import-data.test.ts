@@ -62,6 +62,27 @@ describe.each(STORES)("ImportData (%s)", (_store, openStore) => {
     expect(await exportData.execute()).toEqual(first);
   });
 
+  it("places a new document without a position after the dataset's last; a stored one keeps its own", async () => {
+    const { importData, store } = await worldOn(openStore);
+    await importData.execute(demoWorkspaceFile());
+    const stored = await store.repositories.documents.listInDataset(DEMO.datasetId);
+    // The stored documents listed in another order, and a new one first, none with a position.
+    const changed = demoWorkspaceFile();
+    const dataset = changed.workspaces[0]!.datasets![0]!;
+    dataset.documents = [
+      { name: "faq.md" },
+      ...stored.map((document) => ({ id: document.id, name: document.name })).reverse(),
+    ];
+    await importData.execute(changed);
+    const placed = await store.repositories.documents.listInDataset(DEMO.datasetId);
+    expect(placed.map((document) => [document.name, document.position])).toEqual([
+      ["getting-started.md", 1],
+      ["warranty.pdf", 2],
+      ["roadmap-2026.md", 3],
+      ["faq.md", 4],
+    ]);
+  });
+
   it("updates what a changed file changes, and only that", async () => {
     const { importData, exportData, store, clock } = await worldOn(openStore);
     await importData.execute(demoWorkspaceFile());

@@ -50,8 +50,11 @@ export async function writeDataset(
   const ruleRefusal = rule && ruleHeldElsewhere(place.ruleHolders, rule.id!, datasetId);
   if (ruleRefusal) refuse(`${at}.process_rule`, ruleRefusal);
   const fields = await writeFields(dataset, at, context);
+  // A new document the file gives no position follows the dataset's last, as in Dify.
+  let lastPosition = await repositories.documents.lastPosition(datasetId);
+  const nextPosition = () => ++lastPosition;
   for (const [index, document] of dataset.documents.entries()) {
-    const documentPlace = { ...place, datasetId, position: index + 1, fields };
+    const documentPlace = { ...place, datasetId, nextPosition, fields };
     await writeDocument(document, documentPlace, `${at}.documents[${index}]`, context);
   }
   const bindings = dataset.tag_ids

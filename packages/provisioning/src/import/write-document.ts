@@ -10,8 +10,8 @@ export type FieldsByName = Map<string, { id: string; type: MetadataFieldType }>;
 export interface DocumentPlace {
   workspaceId: string;
   datasetId: string;
-  /** 1-based place in the file, the default position. */
-  position: number;
+  /** The position a new document the file gives none takes: after the dataset's last, in file order. */
+  nextPosition: () => number;
   defaultCreator: string | undefined;
   fields: FieldsByName;
   ruleHolders: RuleHolders;
@@ -34,7 +34,7 @@ export async function writeDocument(
     ...documentFromInput(input, existing),
     id: documentId,
     datasetId: place.datasetId,
-    position: input.position ?? place.position,
+    position: input.position ?? existing?.position ?? place.nextPosition(),
     processRule: { id: rule.id!, mode: rule.mode, rules: rule.rules },
     createdBy,
     createdAt,

@@ -220,6 +220,23 @@ export function describeDocumentRepositoryContract(openStore: OpenStore): void {
       expect(await documents.countInDataset(aDataset(workspace.id).id)).toBe(0);
     });
 
+    it("knows the last position of a dataset's documents", async () => {
+      const { documents, datasets } = repositories();
+      const { workspace, dataset } = await seedDataset();
+      const other = aDataset(workspace.id);
+      await datasets.save(other);
+      expect(await documents.lastPosition(dataset.id)).toBe(0);
+      for (const [datasetId, position] of [
+        [dataset.id, 3],
+        [dataset.id, 12],
+        [dataset.id, 7],
+        [other.id, 40],
+      ] as const)
+        await documents.save(aDocument(datasetId, { position }));
+      expect(await documents.lastPosition(dataset.id)).toBe(12);
+      expect(await documents.lastPosition(other.id)).toBe(40);
+    });
+
     it("counts a document saved again once, and keeps it (and its count) where it is when a save names another dataset", async () => {
       const { documents, datasets } = repositories();
       const { workspace, dataset } = await seedDataset();

@@ -239,6 +239,10 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
     return this.#ofDataset(datasetId).length;
   }
 
+  async lastPosition(datasetId: string): Promise<number> {
+    return Math.max(0, ...this.#ofDataset(datasetId).map((document) => document.position));
+  }
+
   /** The dataset's counts, for the in-memory dataset repository. */
   countsOf(datasetId: string): DatasetCounts {
     const documents = this.#ofDataset(datasetId);
