@@ -148,9 +148,11 @@ describe.each([
     expect((await get(key)).body).toEqual(DISABLED);
   });
 
-  it("answers 403 for an app that is not in service", async () => {
+  it("answers 403 for an app that is not in service, in Dify's words for each reason", async () => {
     const { key } = await newApp({ status: "archived", mode: "chat" });
-    expect((await get(key)).body).toEqual(DISABLED);
+    expect((await get(key)).body).toEqual({ ...DISABLED, message: "The app's status is abnormal." });
+    const { key: disabledKey } = await newApp({ enableApi: false, mode: "chat" });
+    expect((await get(disabledKey)).body).toEqual(DISABLED);
   });
 
   it("answers 403 forbidden for an app of an archived workspace", async () => {
@@ -164,7 +166,7 @@ describe.each([
     expect(response.body).toEqual({
       status: 403,
       code: "forbidden",
-      message: "The workspace of this app is archived.",
+      message: "The workspace's status is archived.",
     });
     expect(response.body.message).not.toBe("");
   });

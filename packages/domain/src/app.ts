@@ -60,14 +60,20 @@ export interface Site {
   useIconAsAnswerIcon: boolean;
 }
 
+/** Why an app does not serve its API, in Dify's words (`validate_app_token`), in its order. */
+export const APP_OUT_OF_SERVICE = {
+  gone: "The app no longer exists.",
+  abnormal: "The app's status is abnormal.",
+  apiDisabled: "The app's API service has been disabled.",
+  workspaceArchived: "The workspace's status is archived.",
+} as const;
+
 /** An app serves its API only while it, and its workspace, are in service. */
 export function ensureAppServesApi(app: App | undefined, workspace: Workspace | undefined): App {
-  if (app?.status !== "normal" || !app.enableApi) {
-    throw new ForbiddenError("The app's API service has been disabled.");
-  }
-  if (workspace?.status !== "normal") {
-    throw new ForbiddenError("The workspace of this app is archived.");
-  }
+  if (!app) throw new ForbiddenError(APP_OUT_OF_SERVICE.gone);
+  if (app.status !== "normal") throw new ForbiddenError(APP_OUT_OF_SERVICE.abnormal);
+  if (!app.enableApi) throw new ForbiddenError(APP_OUT_OF_SERVICE.apiDisabled);
+  if (workspace?.status !== "normal") throw new ForbiddenError(APP_OUT_OF_SERVICE.workspaceArchived);
   return app;
 }
 

@@ -1,3 +1,4 @@
+import { APP_OUT_OF_SERVICE } from "@service-api/domain";
 import type { ErrorCase, KeyKind } from "./operation.js";
 
 /** The answers of the two rate limits: a key's requests, and failed authentications from an address. */
@@ -64,10 +65,11 @@ export const DATASET: ErrorCase[] = [
 ];
 
 /** Errors of an app operation whose app or workspace is out of service. */
-export const APP: ErrorCase[] = [
-  { status: 403, code: "forbidden", message: "The app's API service has been disabled." },
-  { status: 403, code: "forbidden", message: "The workspace of this app is archived." },
-];
+export const APP: ErrorCase[] = Object.values(APP_OUT_OF_SERVICE).map((message) => ({
+  status: 403,
+  code: "forbidden",
+  message,
+}));
 
 /** What a key of each kind answers once its workspace is archived; the document adds it to every operation. */
 export const WORKSPACE_ARCHIVED: Record<KeyKind, ErrorCase[]> = {
