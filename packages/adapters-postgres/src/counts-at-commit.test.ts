@@ -93,6 +93,45 @@ describe.skipIf(!available)("counts kept once by a transaction of many rows (mig
     }
   });
 
+  it("counts with each row, as before, for a role refused temporary tables", async () => {
+    const url = await createTestSchema(database.url);
+    await (await openPostgresStore({ databaseUrl: url, accessListener: false })).close();
+    const role = `service_api_no_temp_${process.pid}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    const database_ = (await admin.query("select current_database() as name")).rows[0].name as string;
+    const schema = (await admin.query("select current_schema() as name")).rows[0].name as string;
+    await admin.query(`create role ${role} login`);
+    await admin.query(`revoke temporary on database ${database_} from public`);
+    await admin.query(`grant usage, create on schema ${schema} to ${role}`);
+    await admin.query(`grant all on all tables in schema ${schema} to ${role}`);
+    await admin.query(`grant all on all sequences in schema ${schema} to ${role}`);
+    const asRole = new URL(url);
+    asRole.username = role;
+    const store = await openPostgresStore({ databaseUrl: asRole.toString(), accessListener: false });
+    try {
+      const workspace = aWorkspace();
+      const dataset = aDataset(workspace.id);
+      await store.transaction(
+        async ({ workspaces, datasets, documents }) => {
+          await workspaces.save(workspace);
+          await datasets.save(dataset);
+          for (let position = 1; position <= 3; position += 1)
+            await documents.save(aDocument(dataset.id, { position }));
+        },
+        { manyRows: true },
+      );
+      const overview = await store.repositories.datasets.findOverview(workspace.id, dataset.id);
+      expect(overview?.counts).toEqual({ documents: 3, availableDocuments: 3, words: 900 });
+    } finally {
+      await store.close();
+      await admin.query(`grant temporary on database ${database_} to public`);
+      await admin.query(`drop owned by ${role}`);
+      await admin.query(`drop role ${role}`);
+      await admin.end();
+    }
+  });
+
   it("is what the store's transaction of many rows does, first and last; others count as they write", async () => {
     const statements: string[] = [];
     const store = await openPostgresStore({

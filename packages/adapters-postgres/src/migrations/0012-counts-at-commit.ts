@@ -10,7 +10,8 @@ import { FIELD_COUNT_SLOTS } from "./0009-field-count-slots.js";
  * them up and updates each counter row once, in id order. Until then the counters read as they
  * were. Other transactions count as before. Constant identifiers only, so plain SQL text is safe.
  */
-const LATER = "current_setting('service_api.count_later', true) = 'on'";
+/** Whether `count_later()` holds: never null (unset, the setting reads as null). */
+const LATER = "coalesce(current_setting('service_api.count_later', true), '') = 'on'";
 const note = (counter: string, id: string, columns: string, values: string) =>
   `insert into pg_temp.pending_counts (counter, id, ${columns}) values ('${counter}', ${id}, ${values});`;
 const slotOf = (documentId: string) => `hashtext(${documentId}) & ${FIELD_COUNT_SLOTS - 1}`;
@@ -22,6 +23,9 @@ const STATEMENTS = [
         counter text not null, id text not null, count bigint not null default 0,
         available bigint not null default 0, words bigint not null default 0) on commit drop;
       perform set_config('service_api.count_later', 'on', true);
+    exception when insufficient_privilege then
+      -- A role refused temporary tables (TEMP revoked from PUBLIC) counts with each row, as before.
+      return;
     end $$`,
   `create or replace function count_now() returns void language plpgsql as $$
     declare
