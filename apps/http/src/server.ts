@@ -8,7 +8,7 @@ import { createApp } from "./app.js";
 import { type Config, publicHostOf } from "./config.js";
 import { createContainer } from "./container.js";
 import {
-  answerClientError,
+  answerClientErrors,
   answerExpectationFailed,
   continueWithinLimit,
   refuseConnect,
@@ -79,7 +79,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     },
     app,
   );
-  server.on("clientError", answerClientError);
+  server.on(
+    "clientError",
+    answerClientErrors(({ status, code }) => {
+      metrics?.refusedUnparsed(status);
+      logger.info({ status, code }, "request refused");
+    }),
+  );
   server.on("checkExpectation", answerExpectationFailed);
   server.on("checkContinue", continueWithinLimit(server));
   server.on("connect", refuseConnect);

@@ -118,6 +118,29 @@ describe("metrics", () => {
     expect(JSON.parse(logged[0]!)).toMatchObject({ status: 499 });
   });
 
+  it("counts and logs the requests Node refuses before Express sees them (bad HTTP, headers too large)", async () => {
+    const { server, metricsUrl } = await serverWithMetrics();
+    const before = (await scrape(metricsUrl)).samples;
+    const send = (text: string) =>
+      new Promise<void>((resolve) => {
+        const socket = connect(Number(new URL(server.url).port), "127.0.0.1", () => socket.end(text));
+        socket.on("close", () => resolve());
+        socket.resume();
+      });
+    await send("NOT A REQUEST\r\n\r\n");
+    await send(`GET /v1/site HTTP/1.1\r\nHost: x\r\nX-Padding: ${"x".repeat(20_000)}\r\n\r\n`);
+    const after = (await scrape(metricsUrl)).samples;
+    const moved = (status: string) =>
+      sampleValue(after, REQUESTS, { route: "unparsed", method: "unknown", status }) -
+      sampleValue(before, REQUESTS, { route: "unparsed", method: "unknown", status });
+    expect([moved("400"), moved("431")]).toEqual([1, 1]);
+    const refused = server.logs.filter((line) => line.msg === "request refused");
+    expect(refused).toEqual([
+      expect.objectContaining({ level: 30, status: 400, code: "bad_request" }),
+      expect.objectContaining({ level: 30, status: 431, code: "request_header_fields_too_large" }),
+    ]);
+  });
+
   it("counts requests by route template, method and status, and never labels with an id, a key or a user", async () => {
     const { server, world, metricsUrl } = await serverWithMetrics();
     const before = (await scrape(metricsUrl)).samples;

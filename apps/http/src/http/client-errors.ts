@@ -27,19 +27,23 @@ const MALFORMED: ErrorBody = { status: 400, code: "bad_request", message: "The r
 /**
  * The server's `clientError` listener: what Node would answer (431, 400, 408…) with the API's
  * `{status, code, message}` body instead of none, then the connection closes. A connection that
- * already has part of a response, or cannot be written to, is only closed.
+ * already has part of a response, or cannot be written to, is only closed. `refused` hears of each
+ * answer given to a request Express never saw (one it saw is logged and counted as its own).
  */
-export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
-  const inFlight = (socket as { _httpMessage?: ServerResponse | null })._httpMessage;
-  if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
-    socket.destroy();
-    return;
-  }
-  const refusal = REFUSALS[error.code ?? ""] ?? MALFORMED;
-  // A request already being answered is counted as what it got (its body too slow: 408), unless
-  // its client closed the connection before the body ended (499).
-  if (inFlight && error.code !== "HPE_INVALID_EOF_STATE") closingAs(inFlight, refusal.status);
-  endWith(socket, refusal);
+export function answerClientErrors(refused: (refusal: ErrorBody) => void = () => {}) {
+  return (error: Error & { code?: string }, socket: Duplex): void => {
+    const inFlight = (socket as { _httpMessage?: ServerResponse | null })._httpMessage;
+    if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
+      socket.destroy();
+      return;
+    }
+    const refusal = REFUSALS[error.code ?? ""] ?? MALFORMED;
+    // A request already being answered is counted as what it got (its body too slow: 408), unless
+    // its client closed the connection before the body ended (499).
+    if (inFlight && error.code !== "HPE_INVALID_EOF_STATE") closingAs(inFlight, refusal.status);
+    if (!inFlight) refused(refusal);
+    endWith(socket, refusal);
+  };
 }
 
 /** Writes the error as the whole response on a socket no response object holds, and closes it. */

@@ -16,6 +16,8 @@ export interface MetricSources {
 const ROUTE_BASE = "routeBase";
 /** The route label of a request no route matched: never its path, which may hold ids. */
 export const UNMATCHED = "unmatched";
+/** The route label of a request refused before it was parsed (bad HTTP, headers too large or slow). */
+export const UNPARSED = "unparsed";
 
 /**
  * How the primary of `WORKERS=n` combines default metrics whose sum over the workers means nothing
@@ -159,6 +161,11 @@ export class ServerMetrics {
     res.locals[ROUTE_BASE] = req.baseUrl;
     next();
   };
+
+  /** A request Node refused before Express saw it: counted with its status, its method unknown. */
+  refusedUnparsed(status: number): void {
+    this.#requests.inc({ route: UNPARSED, method: "unknown", status: String(status) });
+  }
 
   rateLimited(limit: "per_key" | "auth_failures"): void {
     this.#rateLimited.inc({ limit });
