@@ -50,10 +50,13 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
       const dataset = aDataset(workspace.id);
       await store.repositories.datasets.save(dataset);
       // Enough documents that the planner weighs the indexes as it would at scale.
-      await store.transaction(async ({ documents }) => {
-        for (let index = 0; index < 3000; index++)
-          await documents.save(aDocument(dataset.id, { name: `note ${index}.md`, position: index }));
-      });
+      await store.transaction(
+        async ({ documents }) => {
+          for (let index = 0; index < 3000; index++)
+            await documents.save(aDocument(dataset.id, { name: `note ${index}.md`, position: index }));
+        },
+        { manyRows: true },
+      );
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {
@@ -127,9 +130,12 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
       const saved = Array.from({ length: 3000 }, (_, index) =>
         aDocument(dataset.id, { position: Math.floor(index / 3) }),
       );
-      await store.transaction(async (repositories) => {
-        for (const document of saved) await repositories.documents.save(document);
-      });
+      await store.transaction(
+        async (repositories) => {
+          for (const document of saved) await repositories.documents.save(document);
+        },
+        { manyRows: true },
+      );
       await documents.saveChunks(saved.flatMap((document) => [aChunk(document.id), aChunk(document.id)]));
       await client.query("vacuum analyze documents, chunks");
       const place = saved[1500]!;
