@@ -30,10 +30,22 @@ export interface AdminOptions {
   existingDatabase?: boolean;
 }
 
+/**
+ * The store options of a command, from its environment: the server's, but for PostgreSQL's
+ * statement time-out, none unless `DATABASE_STATEMENT_TIMEOUT_MS` is given. A command waits for
+ * the locks it needs as long as they are held (a second import into a workspace, for the first):
+ * cut at 15 s, it failed as "the database is unavailable".
+ */
+export function adminStoreOptions(environment: Record<string, string | undefined>) {
+  const options = storeOptionsFromEnvironment(environment);
+  if (!environment.DATABASE_STATEMENT_TIMEOUT_MS) options.pool.statementTimeoutMs = 0;
+  return options;
+}
+
 /** The CLI's composition root: the store `DATABASE_URL` names and the provisioning use cases over it. */
 export async function openAdmin(io: CommandIo, { existingDatabase = false }: AdminOptions = {}) {
   // SQLite's settings as the server's: a busy time-out to wait beside it, the commits' durability.
-  const { databaseUrl, pool, sqlite } = storeOptionsFromEnvironment(io.env);
+  const { databaseUrl, pool, sqlite } = adminStoreOptions(io.env);
   // What no store can take is refused as such first: "no such file" would hide it.
   if (existingDatabase) {
     checkStoreOptions({ databaseUrl, pool });
