@@ -14,7 +14,9 @@ export async function postgresPass(config: ViteUserConfig): Promise<ViteUserConf
     await client.end();
     return config;
   } catch {
-    const message = `PostgreSQL does not answer at ${url.replace(/:[^:@/]*@/, ":***@")}`;
+    // Where, without who: no user, password or query (a password may hide in any of them).
+    const where = URL.canParse(url) ? new URL(url).host : "the URL given";
+    const message = `PostgreSQL does not answer at ${where}`;
     if (process.env.CI === "true") throw new Error(`${message}: CI requires the PostgreSQL pass.`);
     console.warn(`${message}: the PostgreSQL pass is skipped.`);
     return { ...config, test: { ...config.test, include: [], passWithNoTests: true } };

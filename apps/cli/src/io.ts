@@ -129,9 +129,14 @@ const STOP_SIGNALS = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
  */
 function removeOnStopSignals(path: string): { off(): void } {
   const stop = (signal: NodeJS.Signals) => {
-    rmSync(path, { force: true });
-    off();
-    process.kill(process.pid, signal);
+    try {
+      rmSync(path, { force: true });
+    } catch {
+      // Left behind (not ours to remove any more, say): the signal still stops the process.
+    } finally {
+      off();
+      process.kill(process.pid, signal);
+    }
   };
   const off = () => {
     for (const signal of STOP_SIGNALS) process.off(signal, stop);

@@ -1,11 +1,12 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeFileAtomically } from "../src/io.js";
 
-const IO = new URL("../dist/io.js", import.meta.url).href;
+const IO_FILE = new URL("../dist/io.js", import.meta.url);
+const IO = IO_FILE.href;
 const folders: string[] = [];
 afterEach(() => {
   for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
@@ -13,6 +14,8 @@ afterEach(() => {
 
 /** A process writing `target` through `writeFileAtomically` whose text never ends (an export still reading). */
 function unfinishedWrite(target: string) {
+  if (!existsSync(IO_FILE))
+    throw new Error(`${IO_FILE.pathname} is missing: build first (turbo's test task does).`);
   const script = `
     import { writeFileAtomically } from ${JSON.stringify(IO)};
     await writeFileAtomically(${JSON.stringify(target)}, async (write) => {
@@ -21,10 +24,16 @@ function unfinishedWrite(target: string) {
       await new Promise(() => setInterval(() => {}, 1000));
     });`;
   const child = spawn(process.execPath, ["--input-type=module", "-e", script]);
-  const writing = new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
   const ended = new Promise<NodeJS.Signals | null>((resolve) =>
     child.on("close", (_code, signal) => resolve(signal)),
   );
+  // Writing, or a writer that ended before it wrote: its own failure then, not a time-out.
+  const writing = Promise.race([
+    new Promise<void>((resolve) => child.stdout.once("data", () => resolve())),
+    ended.then((signal) => {
+      throw new Error(`the writer ended before writing (${signal ?? "no signal"})`);
+    }),
+  ]);
   return { child, writing, ended };
 }
 

@@ -60,6 +60,7 @@ describe.each(Object.keys(OPERATIONS) as (keyof typeof OPERATIONS)[])("authentic
     const cases = [
       ["Bearer", "Authorization header must be provided and start with 'Bearer'"],
       [ownKey(), "Authorization header must be provided and start with 'Bearer'"],
+      [`Bearer\t${ownKey()}`, "Authorization header must be provided and start with 'Bearer'"],
       [`Basic ${ownKey()}`, "Authorization scheme must be 'Bearer'"],
       [`${ownKey()} Bearer`, "Authorization scheme must be 'Bearer'"],
       [`Bearer ${ownKey()} extra`, "Access token is invalid"],

@@ -79,7 +79,10 @@ function arrayType(value: unknown[]): string {
   return elementTypes.size === 1 && only !== undefined && only !== "array" ? `array[${only}]` : "array[any]";
 }
 
-/** A type the store holds that this version does not know accepts nothing. */
+/**
+ * Whether `value` fits `type`; a value holding an out-of-range number fits none, and a type the
+ * store holds that this version does not know accepts nothing.
+ */
 function fits(type: VariableType, value: unknown): boolean {
   if (holdsOutOfRangeNumber(value)) return false;
   return type.startsWith("array[")

@@ -53,7 +53,9 @@ export interface TransactionOptions {
    * The transaction writes many rows (an import): the store may bring the counts it keeps of them
    * (a dataset's documents and words, a field's documents, a tag's bindings) up to date once, when
    * `work` resolves, instead of with every row. Read inside the transaction, those counts may then
-   * still be the ones it began with; every other reader sees them right.
+   * still be the ones it began with; every other reader sees them right. Such a transaction must
+   * not delete a dataset, field or tag and make one again with the same id: the changes counted
+   * for the one deleted would count for the new one.
    */
   manyRows?: boolean;
 }

@@ -35,6 +35,7 @@ describe("redactedDatabaseUrl", () => {
     ],
     ["postgres://db/kb?options=-c%20x%3Dy", "postgres://db/kb?options=-c%20x%3Dy"],
     ["postgres://kb:p%40ss@db:5432", "postgres://kb:***@db:5432"],
+    ["postgres://kb@db/kb?pass%77ord=hunter2", "postgres://kb@db/kb?pass%77ord=***"],
   ])("hides every password pg would read in %s", (url, redacted) => {
     expect(redactedDatabaseUrl(url)).toBe(redacted);
   });

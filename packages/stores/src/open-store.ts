@@ -65,6 +65,14 @@ export async function openStore(options: StoreOptions = {}): Promise<Store> {
     : openSqliteStore({ ...sqlite, databaseUrl, monitor });
 }
 
+const decodedOrAsIs = (text: string) => {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+};
+
 /**
  * A URL safe to log: its passwords replaced, in the user part (up to the authority's last `@`, as
  * URL parsers read it, so a password holding an `@` is hidden whole) and in the query
@@ -80,5 +88,10 @@ export function redactedDatabaseUrl(databaseUrl: string): string {
   const colon = authority.indexOf(":");
   const userPart = at >= 0 && colon >= 0 && colon < at ? `${authority.slice(0, colon)}:***` : undefined;
   const redacted = userPart === undefined ? rest : `${userPart}${rest.slice(at)}`;
-  return scheme + redacted.replace(/([?&][^=&#]*password=)[^&#]*/gi, "$1***");
+  return (
+    scheme +
+    redacted.replace(/([?&])([^=&#]*)=([^&#]*)/g, (pair, separator: string, key: string) =>
+      /password/i.test(decodedOrAsIs(key)) ? `${separator}${key}=***` : pair,
+    )
+  );
 }

@@ -16,8 +16,8 @@ The export reads one consistent state of the database, however it changes meanwh
 written as it is read, so a database of any size fits. A file is written beside the target and
 renamed over it once complete: a failed export leaves the target as it was. A new file is
 readable by its owner only (0600: it holds the keys' hashes); a replaced one keeps its
-permissions. The database must
-exist: a DATABASE_URL naming no SQLite file is refused rather than exported as empty.`,
+permissions. The database must exist: a DATABASE_URL naming no SQLite file is refused rather
+than exported as empty.`,
   async run(args, io) {
     const { positionals } = parseArgs({ args, options: {}, allowPositionals: true });
     if (positionals.length > 1) throw new UsageError("export takes at most one file.");

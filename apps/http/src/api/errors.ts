@@ -1,3 +1,4 @@
+import { INVALID_TOKEN } from "@service-api/application";
 import { APP_OUT_OF_SERVICE } from "@service-api/domain";
 import type { ErrorCase, KeyKind } from "./operation.js";
 
@@ -23,7 +24,7 @@ export const UNAUTHORIZED = {
     message: "Authorization header must be provided and start with 'Bearer'",
   },
   scheme: { status: 401, code: "unauthorized", message: "Authorization scheme must be 'Bearer'" },
-  invalid_key: { status: 401, code: "unauthorized", message: "Access token is invalid" },
+  invalid_key: { status: 401, code: "unauthorized", message: INVALID_TOKEN },
 } as const satisfies Record<string, ErrorCase>;
 
 /**

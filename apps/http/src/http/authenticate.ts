@@ -11,9 +11,9 @@ import { AUTHENTICATE_API_KEY, RATE_LIMITS } from "../tokens.js";
  * rest is the token (one with a space in it is no key, so invalid).
  */
 export function bearerToken(req: Request): string {
-  const header = req.get("authorization")?.trim();
-  const [, scheme, token] = /^(\S+)\s+(.+)$/s.exec(header ?? "") ?? [];
-  if (!scheme || !token) throw new UnauthorizedError(UNAUTHORIZED.no_header.message);
+  const header = req.get("authorization")?.trim() ?? "";
+  const [, scheme, token] = /^(\S+)\s+(.+)$/s.exec(header) ?? [];
+  if (!header.includes(" ") || !scheme || !token) throw new UnauthorizedError(UNAUTHORIZED.no_header.message);
   if (scheme.toLowerCase() !== "bearer") throw new UnauthorizedError(UNAUTHORIZED.scheme.message);
   return token;
 }

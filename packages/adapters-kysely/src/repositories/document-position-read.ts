@@ -81,3 +81,15 @@ export async function readChunksOf(
     chunks.get(row.document_id)?.push(chunkFromRow(row));
   return chunks;
 }
+
+/** The dataset's greatest document position (0 without documents): the end of its index entries. */
+export async function readLastPosition(db: Kysely<DatabaseSchema>, datasetId: string): Promise<number> {
+  const row = await db
+    .selectFrom("documents")
+    .select("position")
+    .where("dataset_id", "=", datasetId)
+    .orderBy("position", "desc")
+    .limit(1)
+    .executeTakeFirst();
+  return Number(row?.position ?? 0);
+}

@@ -7,7 +7,13 @@ import type { SqlFeatures } from "../sql-features.js";
 import { type DatasetScope, lockedWhereRowsLock, withAndWithoutServing } from "./dataset-rows.js";
 import { documentDetailRead } from "./document-detail-read.js";
 import { documentCount, readDocumentPage, readDocumentPageWithDataset } from "./document-page-read.js";
-import { CHUNK_COLUMNS, chunkFromRow, readChunksOf, readDocumentsAfter } from "./document-position-read.js";
+import {
+  CHUNK_COLUMNS,
+  chunkFromRow,
+  readChunksOf,
+  readDocumentsAfter,
+  readLastPosition,
+} from "./document-position-read.js";
 import { documentFromRow, documentToRow } from "./document-rows.js";
 import { findForStatusUpdate, updateStatus } from "./document-status-writes.js";
 import { saveOwnedRow } from "./owned-rows.js";
@@ -274,15 +280,7 @@ export class KyselyDocumentRepository implements DocumentRepository {
     return Number(row?.document_count ?? 0);
   }
 
-  async lastPosition(datasetId: string): Promise<number> {
-    // The end of `documents_by_dataset_position` for the dataset: one index entry read.
-    const row = await this.db
-      .selectFrom("documents")
-      .select("position")
-      .where("dataset_id", "=", datasetId)
-      .orderBy("position", "desc")
-      .limit(1)
-      .executeTakeFirst();
-    return Number(row?.position ?? 0);
+  lastPosition(datasetId: string): Promise<number> {
+    return readLastPosition(this.db, datasetId);
   }
 }

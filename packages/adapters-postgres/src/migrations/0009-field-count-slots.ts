@@ -2,7 +2,7 @@ import { type Kysely, sql } from "kysely";
 
 /** How many rows a field's count is spread over: a power of two. */
 export const FIELD_COUNT_SLOTS = 16;
-const slotOf = (documentId: string) => `hashtext(${documentId}) & ${FIELD_COUNT_SLOTS - 1}`;
+export const slotOf = (documentId: string) => `hashtext(${documentId}) & ${FIELD_COUNT_SLOTS - 1}`;
 
 /**
  * A field's count of documents holding a value, spread over `FIELD_COUNT_SLOTS` rows: its

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from "kysely";
-import { FIELD_COUNT_SLOTS } from "./0009-field-count-slots.js";
+import { slotOf } from "./0009-field-count-slots.js";
 
 /**
  * Counts a transaction of many rows (an import) keeps once, at its end. Each counting trigger
@@ -7,20 +7,20 @@ import { FIELD_COUNT_SLOTS } from "./0009-field-count-slots.js";
  * leaves a version the next one walks past, so writing n documents to one dataset cost n² (100,000
  * documents: 506 a second at the start, 48 at 37,000). After `count_later()`, the triggers note
  * their changes in a temporary table instead (appended, never updated), and `count_now()` adds
- * them up and updates each counter row once, in id order. Until then the counters read as they
+ * them up and updates each counter row once, in id order (the ids' "C" order, as migration 0010
+ * gave every id column, the order other writers lock them in). Until then the counters read as they
  * were. Other transactions count as before. Constant identifiers only, so plain SQL text is safe.
  */
 /** Whether `count_later()` holds: never null (unset, the setting reads as null). */
 const LATER = "coalesce(current_setting('service_api.count_later', true), '') = 'on'";
 const note = (counter: string, id: string, columns: string, values: string) =>
   `insert into pg_temp.pending_counts (counter, id, ${columns}) values ('${counter}', ${id}, ${values});`;
-const slotOf = (documentId: string) => `hashtext(${documentId}) & ${FIELD_COUNT_SLOTS - 1}`;
 
 const STATEMENTS = [
   `create or replace function count_later() returns void language plpgsql as $$
     begin
       create temporary table if not exists pending_counts (
-        counter text not null, id text not null, count bigint not null default 0,
+        counter text not null, id text collate "C" not null, count bigint not null default 0,
         available bigint not null default 0, words bigint not null default 0) on commit drop;
       perform set_config('service_api.count_later', 'on', true);
     exception when insufficient_privilege then
@@ -37,7 +37,8 @@ const STATEMENTS = [
       perform set_config('service_api.count_later', 'off', true);
       for pending in
         select id, sum(count) as count, sum(available) as available, sum(words) as words
-          from pg_temp.pending_counts where counter = 'dataset' group by id order by id
+          from pg_temp.pending_counts where counter = 'dataset' group by id
+          having sum(count) <> 0 or sum(available) <> 0 or sum(words) <> 0 order by id
       loop
         update datasets set document_count = document_count + pending.count,
             available_document_count = available_document_count + pending.available,

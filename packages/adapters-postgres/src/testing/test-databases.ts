@@ -4,7 +4,8 @@ import pg from "pg";
 /** The server PostgreSQL tests use: TEST_POSTGRES_URL, else the local one these machines run. */
 export const TEST_SERVER_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/postgres";
 
-const withoutPassword = (url: string) => url.replace(/:[^:@/]*@/, ":***@");
+/** Where, without who: no user, password or query (a password may hide in any of them). */
+const hostOf = (url: string) => (URL.canParse(url) ? new URL(url).host : "the URL given");
 
 async function onServer<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3_000 });
@@ -31,7 +32,7 @@ export async function postgresAnswers(url = TEST_SERVER_URL): Promise<boolean> {
  */
 export async function requirePostgresForTests(): Promise<boolean> {
   if (await postgresAnswers()) return true;
-  const message = `PostgreSQL does not answer at ${withoutPassword(TEST_SERVER_URL)}: its tests are skipped.`;
+  const message = `PostgreSQL does not answer at ${hostOf(TEST_SERVER_URL)}: its tests are skipped.`;
   if (process.env.CI === "true") {
     throw new Error(
       `${message.replace("are skipped", "cannot run")} CI requires them; start it or set TEST_POSTGRES_URL.`,

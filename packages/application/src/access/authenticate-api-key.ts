@@ -31,7 +31,8 @@ export interface WorkspacePrincipal {
   keyId: string;
 }
 
-const INVALID_TOKEN = "Access token is invalid";
+/** Dify's answer to a key it does not know, or of the other kind. */
+export const INVALID_TOKEN = "Access token is invalid";
 
 /** How many keys' grants are kept at most; the oldest kept goes first. */
 export const GRANTS_KEPT = 1000;

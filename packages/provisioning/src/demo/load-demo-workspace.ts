@@ -35,8 +35,9 @@ export class LoadDemoWorkspace {
   }
 
   /**
-   * Revokes the demo workspace's keys (its app's too), as a start in demo mode that does not load
-   * it must: the keys printed before say they stop working at the next start.
+   * Revokes every key of the demo workspace (its apps' too), as a start in demo mode that does not
+   * load it must: the keys printed before say they stop working at the next start. A key issued for
+   * the demo workspace otherwise (`service-api keys create`) goes with them, as at every load.
    */
   async revokeKeys(): Promise<void> {
     const { apiKeys } = this.repositories;

@@ -1,5 +1,5 @@
 import { describe, expect, it, onTestFinished } from "vitest";
-import { demoWorkspaceFile } from "../demo/demo-workspace.js";
+import { DEMO, demoWorkspaceFile } from "../demo/demo-workspace.js";
 import type { ImportFileInput } from "../format/import-file-schema.js";
 
 /** A provisioning world on a store of the kind under test, closed when the test ends. */
@@ -126,6 +126,36 @@ describe.each(STORES)("ExportData (%s)", (_store, openStore) => {
     // Imported again over itself, nothing changes either.
     await second.importData.execute(JSON.parse(JSON.stringify(exported)));
     expect(await second.exportData.execute()).toEqual(exported);
+  });
+
+  it("exports a document's state as the API's rules leave it, which an earlier import may have stored otherwise", async () => {
+    const { importData, exportData, store } = await worldOn(openStore);
+    await importData.execute(demoWorkspaceFile());
+    const { documents } = store.repositories;
+    const [first, , indexing] = await documents.listInDataset(DEMO.datasetId);
+    // As earlier releases' imports could store them: enabled yet disabled, completed while indexing.
+    await documents.save({
+      ...first!,
+      enabled: true,
+      disabledAt: 5,
+      disabledBy: DEMO.memberId,
+      archivedAt: 6,
+    });
+    await documents.save({ ...indexing!, completedAt: 7, indexingLatency: 1.5 });
+    const exported = await exportData.execute();
+    const written = exported.workspaces[0]?.datasets?.[0]?.documents ?? [];
+    expect(written.find((document) => document.id === first!.id)).toMatchObject({
+      disabled_at: null,
+      disabled_by: null,
+      archived_at: null,
+    });
+    expect(written.find((document) => document.id === indexing!.id)).toMatchObject({
+      completed_at: null,
+      indexing_latency: null,
+    });
+    const again = await worldOn(openStore);
+    await again.importData.execute(exported);
+    expect(await again.exportData.execute()).toEqual(exported);
   });
 
   it("writes keys as hashes only", async () => {

@@ -51,6 +51,7 @@ async function documentOutput(
   chunks: Chunk[],
 ): Promise<DocumentOutput> {
   const file = document.uploadFileId ? await documents.findUploadFile(document.uploadFileId) : undefined;
+  const completed = document.indexingStatus === "completed";
   return {
     id: document.id,
     name: document.name,
@@ -59,11 +60,13 @@ async function documentOutput(
     indexing_status: document.indexingStatus,
     is_paused: document.isPaused,
     enabled: document.enabled,
-    disabled_at: document.disabledAt,
-    disabled_by: document.disabledBy,
+    // What the API's rules leave (and the import takes): an earlier import stored some states
+    // these contradict, which would make the export refused by the import it is for.
+    disabled_at: document.enabled ? null : document.disabledAt,
+    disabled_by: document.enabled ? null : document.disabledBy,
     archived: document.archived,
-    archived_at: document.archivedAt,
-    archived_by: document.archivedBy,
+    archived_at: document.archived ? document.archivedAt : null,
+    archived_by: document.archived ? document.archivedBy : null,
     doc_form: document.docForm,
     doc_language: document.docLanguage,
     doc_type: document.docType,
@@ -71,8 +74,8 @@ async function documentOutput(
     created_by: document.createdBy,
     created_at: document.createdAt,
     updated_at: document.updatedAt,
-    completed_at: document.completedAt,
-    indexing_latency: document.indexingLatency,
+    completed_at: completed ? document.completedAt : null,
+    indexing_latency: completed ? document.indexingLatency : null,
     tokens: document.tokens,
     word_count: document.wordCount,
     error: document.error,

@@ -83,6 +83,20 @@ describe.each(STORES)("ImportData (%s)", (_store, openStore) => {
     ]);
   });
 
+  it("places a new document without a position after every position the file gives too", async () => {
+    const { importData, store } = await worldOn(openStore);
+    const file = demoWorkspaceFile();
+    const dataset = file.workspaces[0]!.datasets![0]!;
+    dataset.documents = [{ name: "a.md" }, { name: "b.md", position: 5 }, { name: "c.md" }];
+    await importData.execute(file);
+    const placed = await store.repositories.documents.listInDataset(DEMO.datasetId);
+    expect(placed.map((document) => [document.name, document.position])).toEqual([
+      ["b.md", 5],
+      ["a.md", 6],
+      ["c.md", 7],
+    ]);
+  });
+
   it("updates what a changed file changes, and only that", async () => {
     const { importData, exportData, store, clock } = await worldOn(openStore);
     await importData.execute(demoWorkspaceFile());

@@ -50,8 +50,12 @@ export async function writeDataset(
   const ruleRefusal = rule && ruleHeldElsewhere(place.ruleHolders, rule.id!, datasetId);
   if (ruleRefusal) refuse(`${at}.process_rule`, ruleRefusal);
   const fields = await writeFields(dataset, at, context);
-  // A new document the file gives no position follows the dataset's last, as in Dify.
-  let lastPosition = await repositories.documents.lastPosition(datasetId);
+  // A new document the file gives no position follows the dataset's last, as in Dify, and every
+  // position the file gives.
+  let lastPosition = dataset.documents.reduce(
+    (last, document) => Math.max(last, document.position ?? 0),
+    await repositories.documents.lastPosition(datasetId),
+  );
   const nextPosition = () => ++lastPosition;
   for (const [index, document] of dataset.documents.entries()) {
     const documentPlace = { ...place, datasetId, nextPosition, fields };

@@ -1,4 +1,9 @@
-import { type Document, type MetadataFieldType, typedMetadataValue } from "@service-api/domain";
+import {
+  codePointLength,
+  type Document,
+  type MetadataFieldType,
+  typedMetadataValue,
+} from "@service-api/domain";
 import type { DocumentInput } from "../format/import-file-schema.js";
 import { type RuleHolders, ruleHeldElsewhere } from "./process-rule-holders.js";
 import { type FileHolders, fileHeldElsewhere } from "./upload-file-holders.js";
@@ -115,7 +120,8 @@ function documentFromInput(
     updatedAt: input.updated_at !== undefined ? input.updated_at : (existing?.updatedAt ?? null),
     tokens: input.tokens,
     // The file's segments, not what was stored: the same file gives the same document.
-    wordCount: input.word_count ?? input.segments.reduce((sum, s) => sum + s.content.length, 0),
+    // Characters as Dify counts them (Python's len: code points), as the chunk statistics do.
+    wordCount: input.word_count ?? input.segments.reduce((sum, s) => sum + codePointLength(s.content), 0),
     indexingStatus: input.indexing_status,
     isPaused: input.is_paused,
     error: input.error,

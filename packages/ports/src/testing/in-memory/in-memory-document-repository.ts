@@ -240,7 +240,7 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
   }
 
   async lastPosition(datasetId: string): Promise<number> {
-    return Math.max(0, ...this.#ofDataset(datasetId).map((document) => document.position));
+    return this.#ofDataset(datasetId).reduce((last, document) => Math.max(last, document.position), 0);
   }
 
   /** The dataset's counts, for the in-memory dataset repository. */
