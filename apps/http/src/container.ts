@@ -69,6 +69,7 @@ export function createContainer(
       workspaces,
       resolve(tokens.TOKEN_HASHER),
       resolve(tokens.CLOCK),
+      (error) => logger.error({ err: error }, "recording a key's use failed"),
     );
   });
   // Each family's use cases, built in its own module (src/families/).

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "./support/http.js";
+import { eventually } from "./support/load.js";
 import { type SeededWorkspace, seedWorkspace } from "./support/seed.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
@@ -157,8 +158,11 @@ describe("API keys", () => {
     const { createHash } = await import("node:crypto");
     const hash = createHash("sha256").update(world.datasetKey).digest("hex");
     await send("List Metadata Fields", { authorization: `Bearer ${world.datasetKey}` });
-    const key = await server.store.repositories.apiKeys.findByTokenHash(hash);
-    expect(key?.lastUsedAt).toBeGreaterThan(Date.now() / 1000 - 60);
+    // Recorded beside the request, which does not wait for it.
+    await eventually(async () => {
+      const key = await server.store.repositories.apiKeys.findByTokenHash(hash);
+      return (key?.lastUsedAt ?? 0) > Date.now() / 1000 - 60;
+    });
   });
 });
 

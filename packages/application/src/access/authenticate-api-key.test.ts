@@ -12,14 +12,16 @@ async function setup() {
   await world.apps.save(app);
   await world.apiKeys.save(anApiKey(workspace.id, "hashed:app-good", { kind: "app", appId: app.id }));
   await world.apiKeys.save(anApiKey(workspace.id, "hashed:ds-good", { kind: "dataset", appId: null }));
+  const useRecordFailures: unknown[] = [];
   const authenticate = new AuthenticateApiKey(
     world.apiKeys,
     world.apps,
     world.workspaces,
     world.hasher,
     world.clock,
+    (error) => useRecordFailures.push(error),
   );
-  return { world, workspace, app, authenticate };
+  return { world, workspace, app, authenticate, useRecordFailures };
 }
 
 describe("AuthenticateApiKey", () => {
@@ -79,8 +81,18 @@ describe("AuthenticateApiKey", () => {
     expect((await world.apiKeys.findByTokenHash("hashed:ds-good"))?.lastUsedAt).toBe(first + 60);
   });
 
-  it("grants access though the store is too busy to record the key's use, but not past other failures", async () => {
-    const { world, workspace, authenticate } = await setup();
+  it("never waits for the record of a key's use: it grants access while the write waits or fails", async () => {
+    const { world, workspace, authenticate, useRecordFailures } = await setup();
+    let recorded: (() => void) | undefined;
+    world.apiKeys.recordUse = () =>
+      new Promise<void>((resolve) => {
+        recorded = resolve;
+      });
+    expect(await authenticate.forWorkspace("ds-good")).toMatchObject({ workspaceId: workspace.id });
+    expect(recorded).toBeDefined();
+    recorded?.();
+
+    world.clock.now += 60;
     world.apiKeys.recordUse = async () => {
       throw new StoreUnavailableError();
     };
@@ -90,7 +102,10 @@ describe("AuthenticateApiKey", () => {
     world.apiKeys.recordUse = async () => {
       throw bug;
     };
-    await expect(authenticate.forWorkspace("ds-good")).rejects.toBe(bug);
+    expect(await authenticate.forWorkspace("ds-good")).toMatchObject({ workspaceId: workspace.id });
+    await Promise.resolve();
+    // An outage the store has reported itself; anything else is told.
+    expect(useRecordFailures).toEqual([bug]);
   });
 
   describe("keeping grants", () => {

@@ -65,6 +65,8 @@ export class AuthenticateApiKey {
     private readonly workspaces: WorkspaceRepository,
     private readonly hasher: TokenHasher,
     private readonly clock: Clock,
+    /** Told when recording a key's use failed for a reason other than a store that cannot serve. */
+    private readonly useRecordFailed: (error: unknown) => void,
   ) {}
 
   forApp(token: string): Promise<AppPrincipal> {
@@ -99,9 +101,7 @@ export class AuthenticateApiKey {
     const kept = this.#grants.get(tokenHash);
     if (kept?.revision === revision && kept.key.kind === kind) {
       this.grantLookups.kept += 1;
-      // Most requests have nothing to record (a use is recorded at most once a minute): no await.
-      const recording = this.#recordUse(kept.key);
-      if (recording) await recording;
+      this.#recordUse(kept.key);
       return kept.principal;
     }
     this.grantLookups.read += 1;
@@ -110,22 +110,23 @@ export class AuthenticateApiKey {
     if (!key || key.kind !== kind || !this.hasher.matches(token, key.tokenHash)) {
       throw new UnauthorizedError(INVALID_TOKEN);
     }
-    await this.#recordUse(key);
+    this.#recordUse(key);
     const principal = await grantOf(key);
     this.#keep(tokenHash, { revision, key, principal });
     return principal;
   }
 
   /**
-   * Records the key's use when it is due, else nothing (undefined). Best effort: a store too busy to
-   * record it (a lock held elsewhere) does not fail the request.
+   * Records the key's use when it is due (at most once a minute), beside the request, which never
+   * waits for it: a write waits for a lock another connection holds (an import's, on SQLite).
+   * Best effort: a store that cannot serve has told its monitor; other failures go to `useRecordFailed`.
    */
-  #recordUse(key: ApiKey): Promise<void> | undefined {
+  #recordUse(key: ApiKey): void {
     const now = this.clock.nowSeconds();
-    if (!shouldRecordKeyUse(key.lastUsedAt, now)) return undefined;
+    if (!shouldRecordKeyUse(key.lastUsedAt, now)) return;
     key.lastUsedAt = now;
-    return this.apiKeys.recordUse(key.id, now).catch((error: unknown) => {
-      if (!(error instanceof StoreUnavailableError)) throw error;
+    this.apiKeys.recordUse(key.id, now).catch((error: unknown) => {
+      if (!(error instanceof StoreUnavailableError)) this.useRecordFailed(error);
     });
   }
 

@@ -14,6 +14,9 @@ describe("AuthenticateApiKey given a token that is not text", () => {
       world.workspaces,
       world.hasher,
       world.clock,
+      (error) => {
+        throw error;
+      },
     );
     const before = world.contents();
     for (const token of [undefined, null, 42, { token: "ds-x" }]) {
