@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sqlitePathOf } from "@service-api/adapters-sqlite";
 import Database from "better-sqlite3";
+import pg from "pg";
 import { afterEach, describe, expect, it } from "vitest";
 import { call } from "./support/http.js";
 import { eventually, sleep } from "./support/load.js";
@@ -25,6 +26,25 @@ async function serverWithMetrics(environment: Record<string, string> = {}) {
   const world = await seedWorkspace(server.store.repositories);
   const metricsUrl = server.running.metricsUrl!;
   return { server, world, metricsUrl };
+}
+
+/** Sets the database's `default_transaction_read_only` and ends its connections, which then start so. */
+async function readOnly(databaseUrl: string, setting: "on" | "off") {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  // Its own session reads and writes whatever the database's default (to turn it off again).
+  const client = new pg.Client({
+    connectionString: databaseUrl,
+    options: "-c default_transaction_read_only=off",
+  });
+  await client.connect();
+  try {
+    await client.query(`alter database ${name} set default_transaction_read_only = ${setting}`);
+    await client.query(
+      "select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()",
+    );
+  } finally {
+    await client.end();
+  }
 }
 
 const REQUESTS = "service_api_http_requests_total";
@@ -186,6 +206,7 @@ describe("metrics", () => {
     );
     expect(sampleValue(samples, "service_api_store_outage")).toBe(0);
     expect(sampleValue(samples, "service_api_store_conflicts_lost_total")).toBe(0);
+    expect(sampleValue(samples, "service_api_store_lock_waits_exceeded_total")).toBe(0);
     expect(samples.some((sample) => sample.name === "process_cpu_user_seconds_total")).toBe(true);
     expect(samples.some((sample) => sample.name === "nodejs_heap_size_used_bytes")).toBe(true);
     const pool = samples.filter((sample) => sample.name === "service_api_db_pool_connections");
@@ -217,28 +238,52 @@ describe("metrics", () => {
     expect(sampleValue(samples, REQUESTS, { route: "/v1/site", method: "GET", status: "429" })).toBe(2);
   });
 
-  it.runIf(TEST_STORE === "sqlite")("shows a store outage while it lasts, and its failed calls", async () => {
-    const { server, world, metricsUrl } = await serverWithMetrics({ SQLITE_BUSY_TIMEOUT_MS: "50" });
-    const other = new Database(sqlitePathOf(server.databaseUrl));
-    other.exec("begin immediate");
-    const variablePath = `/v1/conversations/${world.conversation.id}/variables/${world.variable.id}`;
-    const token = world.apps["advanced-chat"].key;
-    try {
-      expect(
-        (await call(server.url, "PUT", variablePath, { token, body: { value: "x", user: "alice" } })).status,
-      ).toBe(503);
+  it.runIf(TEST_STORE === "sqlite")(
+    "counts a write refused for a lock held elsewhere, which is no outage",
+    async () => {
+      const { server, world, metricsUrl } = await serverWithMetrics({ SQLITE_BUSY_TIMEOUT_MS: "50" });
+      const other = new Database(sqlitePathOf(server.databaseUrl));
+      other.exec("begin immediate");
+      const variablePath = `/v1/conversations/${world.conversation.id}/variables/${world.variable.id}`;
+      const token = world.apps["advanced-chat"].key;
+      try {
+        expect(
+          (await call(server.url, "PUT", variablePath, { token, body: { value: "x", user: "alice" } }))
+            .status,
+        ).toBe(503);
+        const { samples } = await scrape(metricsUrl);
+        // The PUT, and perhaps the record of its key's first use, beside it.
+        expect(sampleValue(samples, "service_api_store_lock_waits_exceeded_total")).toBeGreaterThanOrEqual(1);
+        expect(sampleValue(samples, "service_api_store_outage")).toBe(0);
+        expect(sampleValue(samples, "service_api_store_unavailable_total")).toBe(0);
+      } finally {
+        other.exec("rollback");
+        other.close();
+      }
+    },
+  );
+
+  it.runIf(TEST_STORE === "postgres")(
+    "shows a store outage while it lasts, and its failed calls",
+    async () => {
+      const { server, world, metricsUrl } = await serverWithMetrics();
+      const variablePath = `/v1/conversations/${world.conversation.id}/variables/${world.variable.id}`;
+      const token = world.apps["advanced-chat"].key;
+      const put = () => call(server.url, "PUT", variablePath, { token, body: { value: "x", user: "alice" } });
+      expect((await put()).status).toBe(200);
+      // A database that only reads (a standby after a failover): every write is an outage.
+      await readOnly(server.databaseUrl, "on");
+      await eventually(async () => (await put()).status === 503);
       const { samples } = await scrape(metricsUrl);
       expect(sampleValue(samples, "service_api_store_outage")).toBe(1);
       expect(sampleValue(samples, "service_api_store_unavailable_total")).toBeGreaterThanOrEqual(1);
-    } finally {
-      other.exec("rollback");
-      other.close();
-    }
-    await eventually(async () => {
-      await call(server.url, "GET", "/readyz");
-      return sampleValue((await scrape(metricsUrl)).samples, "service_api_store_outage") === 0;
-    });
-  });
+      await readOnly(server.databaseUrl, "off");
+      await eventually(async () => {
+        await put();
+        return sampleValue((await scrape(metricsUrl)).samples, "service_api_store_outage") === 0;
+      });
+    },
+  );
 
   it("answers nothing but GET /metrics on its listener, and is off without METRICS_PORT", async () => {
     const { metricsUrl } = await serverWithMetrics();

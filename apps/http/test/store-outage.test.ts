@@ -7,7 +7,7 @@ import pg from "pg";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import { type ApiResponse, call } from "./support/http.js";
 import { eventually, keepCalling, sleep } from "./support/load.js";
-import { seedWorkspace } from "./support/seed.js";
+import { type SeededWorkspace, seedWorkspace } from "./support/seed.js";
 import { seededDatabase } from "./support/seeded-database.js";
 import { type ServerProcess, spawnServer } from "./support/server-process.js";
 import { startTcpProxy } from "./support/tcp-proxy.js";
@@ -20,6 +20,23 @@ const UNAVAILABLE = {
   message:
     "The server is temporarily unable to service your request due to maintenance downtime or capacity problems. Please try again later.",
 };
+
+/** The seeded variable kept its value (the refused write wrote nothing), and a write now succeeds. */
+async function expectUnwrittenThenWritable(
+  server: TestServer,
+  world: SeededWorkspace,
+  path: string,
+  token: string,
+) {
+  const stored = await server.store.repositories.conversations.findVariable(
+    world.conversation.id,
+    world.variable.id,
+  );
+  expect(stored?.value).toBe(world.variable.value);
+  expect((await call(server.url, "PUT", path, { token, body: { value: "now", user: "alice" } })).status).toBe(
+    200,
+  );
+}
 
 const cleanups: (() => Promise<unknown> | unknown)[] = [];
 afterEach(async () => {
@@ -205,6 +222,24 @@ describe.runIf(TEST_STORE === "postgres")("PostgreSQL out of time", () => {
     expect(stored?.value).toBe("first");
   });
 
+  it("answers 503 when a write waits past DATABASE_LOCK_TIMEOUT_MS for a lock held elsewhere: no outage", async () => {
+    server = await startTestServer({ DATABASE_LOCK_TIMEOUT_MS: "300" });
+    const world = await seedWorkspace(server.store.repositories);
+    const release = await lockVariables(server.databaseUrl);
+    const path = `/v1/conversations/${world.conversation.id}/variables/${world.variable.id}`;
+    const token = world.apps["advanced-chat"].key;
+    const refused = await call(server.url, "PUT", path, { token, body: { value: "late", user: "alice" } });
+    expect(refused.status).toBe(503);
+    expect(refused.body).toEqual(UNAVAILABLE);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    // The store serves all the while: reads and probes are answered, and no outage is logged.
+    expect((await call(server.url, "GET", "/readyz")).status).toBe(200);
+    await release();
+    expect(server.logs.filter((line) => line.msg === "store lock wait exceeded")).toHaveLength(1);
+    expect(server.logs.filter((line) => line.msg === "store unavailable")).toHaveLength(0);
+    await expectUnwrittenThenWritable(server, world, path, token);
+  });
+
   it("answers 503 when a statement runs past DATABASE_STATEMENT_TIMEOUT_MS, and writes nothing", async () => {
     server = await startTestServer({ DATABASE_STATEMENT_TIMEOUT_MS: "300" });
     const world = await seedWorkspace(server.store.repositories);
@@ -215,14 +250,7 @@ describe.runIf(TEST_STORE === "postgres")("PostgreSQL out of time", () => {
     await release();
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe("1");
-    const stored = await server.store.repositories.conversations.findVariable(
-      world.conversation.id,
-      world.variable.id,
-    );
-    expect(stored?.value).toBe(world.variable.value);
-    expect(
-      (await call(server.url, "PUT", path, { token, body: { value: "now", user: "alice" } })).status,
-    ).toBe(200);
+    await expectUnwrittenThenWritable(server, world, path, token);
   });
 });
 
@@ -230,13 +258,53 @@ describe.runIf(TEST_STORE === "sqlite")("SQLite locked by another process", () =
   let server: TestServer;
   afterEach(() => server?.stop());
 
-  it("answers a write 503 once the lock outlasts SQLITE_BUSY_TIMEOUT_MS, keeps reading, and writes after", async () => {
-    server = await startTestServer({ SQLITE_BUSY_TIMEOUT_MS: "200" });
+  it("serves reads and probes while a write waits for the lock, then makes the write", async () => {
+    server = await startTestServer({ SQLITE_BUSY_TIMEOUT_MS: "10000" });
     const world = await seedWorkspace(server.store.repositories);
     const other = new Database(sqlitePathOf(server.databaseUrl));
     other.exec("begin immediate");
     const path = `/v1/conversations/${world.conversation.id}/variables/${world.variable.id}`;
     const token = world.apps["advanced-chat"].key;
+    let waiting: Promise<ApiResponse> | undefined;
+    try {
+      waiting = call(server.url, "PUT", path, { token, body: { value: "after the lock", user: "alice" } });
+      let settled = false;
+      void waiting.finally(() => {
+        settled = true;
+      });
+      await sleep(100);
+      expect((await call(server.url, "GET", "/readyz")).status).toBe(200);
+      const read = await call(server.url, "GET", `/v1/datasets/${world.dataset.id}/metadata`, {
+        token: world.datasetKey,
+      });
+      expect(read.status).toBe(200);
+      // SQLite's own busy wait would have held this process until the write gave up: a 503.
+      expect(settled).toBe(false);
+    } finally {
+      if (other.inTransaction) other.exec("commit");
+      other.close();
+    }
+    const written = await waiting;
+    expect(written.status).toBe(200);
+    const stored = await server.store.repositories.conversations.findVariable(
+      world.conversation.id,
+      world.variable.id,
+    );
+    expect(stored?.value).toBe("after the lock");
+    expect(server.logs.filter((line) => line.msg === "store unavailable")).toHaveLength(0);
+  });
+
+  it("answers a write 503 once the lock outlasts SQLITE_BUSY_TIMEOUT_MS, keeps reading, and writes after, no outage", async () => {
+    server = await startTestServer({ SQLITE_BUSY_TIMEOUT_MS: "200" });
+    const world = await seedWorkspace(server.store.repositories);
+    const path = `/v1/conversations/${world.conversation.id}/variables/${world.variable.id}`;
+    const token = world.apps["advanced-chat"].key;
+    // Each key's use is recorded now, so that no record (a write beside the request) is due below.
+    expect((await call(server.url, "GET", "/v1/info", { token })).status).toBe(200);
+    const metadata = `/v1/datasets/${world.dataset.id}/metadata`;
+    expect((await call(server.url, "GET", metadata, { token: world.datasetKey })).status).toBe(200);
+    const other = new Database(sqlitePathOf(server.databaseUrl));
+    other.exec("begin immediate");
     try {
       const refused = await call(server.url, "PUT", path, {
         token,
@@ -253,19 +321,10 @@ describe.runIf(TEST_STORE === "sqlite")("SQLite locked by another process", () =
       other.exec("rollback");
       other.close();
     }
-    const stored = await server.store.repositories.conversations.findVariable(
-      world.conversation.id,
-      world.variable.id,
-    );
-    expect(stored?.value).toBe(world.variable.value);
-    expect(
-      (await call(server.url, "PUT", path, { token, body: { value: "after", user: "alice" } })).status,
-    ).toBe(200);
-    await eventually(async () => {
-      await call(server.url, "GET", "/readyz");
-      return server.logs.some((line) => line.msg === "store available again");
-    });
-    expect(server.logs.filter((line) => line.msg === "store unavailable")).toHaveLength(1);
-    expect(server.logs.filter((line) => line.msg === "store available again")).toHaveLength(1);
+    await expectUnwrittenThenWritable(server, world, path, token);
+    // A lock held elsewhere is no outage: the store served reads all along.
+    expect(server.logs.filter((line) => line.msg === "store lock wait exceeded")).toHaveLength(1);
+    expect(server.logs.filter((line) => line.msg === "store unavailable")).toHaveLength(0);
+    expect((await call(server.url, "GET", "/readyz")).status).toBe(200);
   });
 });

@@ -1,9 +1,10 @@
 import { StoreUnavailableError } from "@service-api/domain";
 import type { StoreMonitor } from "@service-api/ports";
 import { describe, expect, it, vi } from "vitest";
-import { CONFLICT_ATTEMPTS, guarded } from "./store-guard.js";
+import { CONFLICT_ATTEMPTS, guarded, LONGEST_LOCK_PAUSE_MS } from "./store-guard.js";
 
 const conflict = () => Object.assign(new Error("deadlock detected"), { code: "40P01" });
+const locked = () => Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
 const down = () => Object.assign(new Error("connection refused"), { code: "ECONNREFUSED" });
 
 function aGuard() {
@@ -12,6 +13,7 @@ function aGuard() {
     unavailable: vi.fn(),
     connectionLost: vi.fn(),
     conflictsExhausted: vi.fn(),
+    lockWaitExceeded: vi.fn(),
   };
   return {
     monitor,
@@ -72,5 +74,63 @@ describe("guarded", () => {
     const bug = failingThen(() => new Error("boom"));
     await expect(guarded(guard, bug, true)).rejects.toThrow("boom");
     expect(bug).toHaveBeenCalledTimes(1);
+  });
+
+  describe("given a lock another connection holds", () => {
+    const lockedOut = (lockRetryMs?: number) => {
+      const { guard, monitor } = aGuard();
+      const isLocked = (error: unknown) => (error as { code?: string }).code === "SQLITE_BUSY";
+      // A database's unavailability includes its locks (SQLite's busy): the lock is told first.
+      return { monitor, guard: { ...guard, isUnavailable: isLocked, isLocked, lockRetryMs } };
+    };
+
+    it("runs work again while the lock is held, leaving the event loop free between tries", async () => {
+      const { guard, monitor } = lockedOut(2000);
+      const work = failingThen(...Array.from({ length: 8 }, () => locked));
+      let ticks = 0;
+      const ticking = setInterval(() => ticks++, 1);
+      try {
+        expect(await guarded(guard, work, true)).toBe("done");
+      } finally {
+        clearInterval(ticking);
+      }
+      expect(work).toHaveBeenCalledTimes(9);
+      // Pauses of 1, 2, 4, 8, 16, then the longest: timers ran between them.
+      expect(ticks).toBeGreaterThanOrEqual(8);
+      expect(monitor.unavailable).not.toHaveBeenCalled();
+      expect(monitor.lockWaitExceeded).not.toHaveBeenCalled();
+    });
+
+    it("refuses the call once its wait is over, telling the monitor of the lock, not of an outage", async () => {
+      const { guard, monitor } = lockedOut(3 * LONGEST_LOCK_PAUSE_MS);
+      const work = vi.fn(async () => {
+        throw locked();
+      });
+      const started = performance.now();
+      const failure = await guarded(guard, work, true).catch((error: unknown) => error);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(3 * LONGEST_LOCK_PAUSE_MS - 1);
+      expect(failure).toBeInstanceOf(StoreUnavailableError);
+      expect((failure as Error).cause).toMatchObject({ code: "SQLITE_BUSY" });
+      expect(work.mock.calls.length).toBeGreaterThan(3);
+      expect(monitor.lockWaitExceeded).toHaveBeenCalledTimes(1);
+      expect(monitor.unavailable).not.toHaveBeenCalled();
+    });
+
+    it("does not wait in a call that is not run again (inside a transaction, a snapshot, a ping)", async () => {
+      const { guard, monitor } = lockedOut(2000);
+      const work = failingThen(locked);
+      await expect(guarded(guard, work)).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(work).toHaveBeenCalledTimes(1);
+      expect(monitor.lockWaitExceeded).toHaveBeenCalledTimes(1);
+    });
+
+    it("does not wait where the database waited itself (no lockRetryMs: PostgreSQL's lock_timeout)", async () => {
+      const { guard, monitor } = lockedOut();
+      const work = failingThen(locked);
+      await expect(guarded(guard, work, true)).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect(work).toHaveBeenCalledTimes(1);
+      expect(monitor.lockWaitExceeded).toHaveBeenCalledTimes(1);
+      expect(monitor.unavailable).not.toHaveBeenCalled();
+    });
   });
 });

@@ -4,7 +4,7 @@ import type { OpenCalls } from "./open-calls.js";
 
 /**
  * How a store tells a failure to reach its database (down, restarting, connections refused or
- * dropped, out of connections, locked past its wait) from every other failure.
+ * dropped, out of connections), a conflict and a lock held elsewhere from every other failure.
  */
 export interface StoreGuard {
   isUnavailable(error: unknown): boolean;
@@ -13,10 +13,24 @@ export interface StoreGuard {
    * failure) that running the transaction again resolves. Not an outage: the monitor hears nothing.
    */
   isConflict?(error: unknown): boolean;
+  /**
+   * Whether a failure is a lock another connection holds, not had within the call's wait for it
+   * (SQLite's busy, PostgreSQL's `lock_timeout`). Not an outage: the caller gets a
+   * `StoreUnavailableError`, the monitor hears `lockWaitExceeded`.
+   */
+  isLocked?(error: unknown): boolean;
+  /**
+   * For a database that does not wait for such a lock itself (SQLite with no busy time-out, whose
+   * own wait would sleep on the event loop): how long a call waits for it, in ms, trying again.
+   */
+  lockRetryMs?: number;
   monitor?: StoreMonitor;
   /** The store's running calls, for a call made outside a transaction: closing waits for it. */
   calls?: OpenCalls;
 }
+
+/** The longest pause between two tries at a held lock, in ms: how late a freed lock may be seen. */
+export const LONGEST_LOCK_PAUSE_MS = 20;
 
 /** How many times a call that lost a conflict is tried in all before it is answered 503. */
 export const CONFLICT_ATTEMPTS = 3;
@@ -27,6 +41,9 @@ export const CONFLICT_ATTEMPTS = 3;
  * when `retriesConflicts` (a transaction, or a call outside one), up to `CONFLICT_ATTEMPTS` in all,
  * then answered as a store that cannot serve now: no outage, but the monitor hears of it.
  * A call inside a transaction passes a conflict on as it is, for the transaction to run again.
+ * A lock another connection holds (`guard.isLocked`) is waited for by the calls that run again
+ * after a conflict, for `guard.lockRetryMs`, in pauses that leave the event loop free (1 ms,
+ * doubling up to {@link LONGEST_LOCK_PAUSE_MS}); then the call is refused, without an outage.
  */
 export async function guarded<T>(
   guard: StoreGuard,
@@ -36,15 +53,26 @@ export async function guarded<T>(
   guard.calls?.begin();
   try {
     const startedAt = performance.now();
-    for (let attempt = 1; ; attempt++) {
+    let lockPause = 1;
+    for (let attempt = 1; ; ) {
       try {
         const result = await work();
         guard.monitor?.available(startedAt);
         return result;
       } catch (error) {
+        if (guard.isLocked?.(error)) {
+          const left = retriesConflicts ? startedAt + (guard.lockRetryMs ?? 0) - performance.now() : 0;
+          if (left > 0) {
+            await pause(Math.min(lockPause, left));
+            lockPause = Math.min(lockPause * 2, LONGEST_LOCK_PAUSE_MS);
+            continue;
+          }
+          guard.monitor?.lockWaitExceeded?.(error as Error);
+          throw new StoreUnavailableError({ cause: error });
+        }
         if (!guard.isConflict?.(error)) throw unavailableOrAsIs(guard, error);
         if (!retriesConflicts) throw error;
-        if (attempt >= CONFLICT_ATTEMPTS) {
+        if (attempt++ >= CONFLICT_ATTEMPTS) {
           guard.monitor?.conflictsExhausted?.(error as Error);
           throw new StoreUnavailableError({ cause: error });
         }
@@ -53,6 +81,10 @@ export async function guarded<T>(
   } finally {
     guard.calls?.end();
   }
+}
+
+function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
 function unavailableOrAsIs(guard: StoreGuard, error: unknown): unknown {

@@ -65,7 +65,7 @@ describe("openSqliteStore", () => {
     await store.close();
   });
 
-  it("fails a write held up past busyTimeoutMs as unavailable, and tells its monitor", async () => {
+  it("fails a write held up past busyTimeoutMs as unavailable, and tells its monitor of the lock", async () => {
     const path = join(directory, "busy.sqlite");
     const events: string[] = [];
     const store = await openSqliteStore({
@@ -73,6 +73,7 @@ describe("openSqliteStore", () => {
       busyTimeoutMs: 100,
       monitor: {
         unavailable: (error) => events.push(`unavailable ${(error as { code?: string }).code}`),
+        lockWaitExceeded: (error) => events.push(`lock held ${(error as { code?: string }).code}`),
         available: () => events.push("available"),
         connectionLost: () => events.push("lost"),
       },
@@ -83,11 +84,40 @@ describe("openSqliteStore", () => {
     const failure = await store.repositories.workspaces.save(aWorkspace()).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(StoreUnavailableError);
     expect(Date.now() - started).toBeGreaterThanOrEqual(90);
-    expect(events).toEqual(["unavailable SQLITE_BUSY"]);
+    expect(events).toEqual(["lock held SQLITE_BUSY"]);
     other.exec("rollback");
     other.close();
     await store.repositories.workspaces.save(aWorkspace());
-    expect(events).toEqual(["unavailable SQLITE_BUSY", "available"]);
+    expect(events).toEqual(["lock held SQLITE_BUSY", "available"]);
+    await store.close();
+  });
+
+  it("waits for another connection's lock without holding the event loop, then writes", async () => {
+    const path = join(directory, "waits.sqlite");
+    const store = await openSqliteStore({ databaseUrl: path, busyTimeoutMs: 5000 });
+    const workspace = aWorkspace();
+    await store.repositories.workspaces.save(workspace);
+    const other = new Database(path);
+    other.exec("begin immediate");
+    let ticks = 0;
+    const ticking = setInterval(() => ticks++, 5);
+    try {
+      const started = performance.now();
+      const outside = store.repositories.workspaces.save({ ...workspace, name: "outside a transaction" });
+      const inside = store.transaction(({ workspaces }) => workspaces.save(aWorkspace({ name: "in one" })));
+      // Reads go on meanwhile, and the lock is let go by a timer, which a blocked loop would never run.
+      await new Promise((resolve) => setTimeout(resolve, 150));
+      expect((await store.repositories.workspaces.findById(workspace.id))?.name).toBe(workspace.name);
+      expect(ticks).toBeGreaterThanOrEqual(10);
+      other.exec("commit");
+      await Promise.all([outside, inside]);
+      expect(performance.now() - started).toBeLessThan(4000);
+    } finally {
+      clearInterval(ticking);
+      if (other.inTransaction) other.exec("rollback");
+      other.close();
+    }
+    expect((await store.repositories.workspaces.findById(workspace.id))?.name).toBe("outside a transaction");
     await store.close();
   });
 

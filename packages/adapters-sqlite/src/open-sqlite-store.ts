@@ -18,7 +18,7 @@ import { openSnapshotReader } from "./snapshot-reader.js";
 import { sqliteFeatures } from "./sqlite-features.js";
 import { ensureWritable, namingTheFile } from "./sqlite-file.js";
 import { sqlitePathOf } from "./sqlite-location.js";
-import { isSqliteUnavailable } from "./sqlite-unavailability.js";
+import { isSqliteBusy, isSqliteUnavailable } from "./sqlite-unavailability.js";
 import { withStatementCache } from "./statement-cache.js";
 
 export interface SqliteStoreOptions {
@@ -26,7 +26,9 @@ export interface SqliteStoreOptions {
   databaseUrl: string;
   /**
    * How long a write waits for another connection's lock before failing (then a
-   * `StoreUnavailableError`), in ms; default 5000.
+   * `StoreUnavailableError`), in ms; default 5000. It waits in pauses that leave the event loop
+   * free, so reads, probes and other requests are served meanwhile (SQLite's own busy wait sleeps
+   * on the thread; only opening, which migrates, uses it).
    */
   busyTimeoutMs?: number;
   /**
@@ -43,7 +45,7 @@ export interface SqliteStoreOptions {
   mmapSizeBytes?: number;
   /** Called with every statement run, with its parameters: for diagnostics and tests. */
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
-  /** Told of outages (a lock held past the busy time-out, I/O errors) and recoveries. */
+  /** Told of outages (I/O errors, a full disk) and recoveries, and of locks held past the busy time-out. */
   monitor?: StoreMonitor;
   /**
    * For measuring only: gather a request's reads into one statement, as on PostgreSQL, instead of
@@ -99,10 +101,14 @@ export async function openSqliteStore({
     await db.destroy();
     throw error;
   }
+  // From now on a held lock fails at once, and the store's calls wait for it (`lockRetryMs`).
+  database.pragma("busy_timeout = 0");
   runCompiledDirectly(db, sqliteDirectExecutor(database, reads, onQuery));
   const features = gatherReads ? { ...sqliteFeatures, gathersReads: true } : sqliteFeatures;
   return kyselyStore(db, {
     isUnavailable: isSqliteUnavailable,
+    isLocked: isSqliteBusy,
+    lockRetryMs: busyTimeoutMs,
     monitor,
     features,
     onClose: async () => reads.close(),

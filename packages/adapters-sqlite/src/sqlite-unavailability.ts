@@ -14,8 +14,20 @@ const UNAVAILABLE_CODES = [
 
 /** Whether a better-sqlite3 error means the database cannot be used now. */
 export function isSqliteUnavailable(error: unknown): boolean {
+  return UNAVAILABLE_CODES.some((base) => hasCode(error, base));
+}
+
+/**
+ * Whether a better-sqlite3 error means another connection holds the lock the statement needs (or,
+ * `SQLITE_BUSY_SNAPSHOT`, wrote since it began reading): the statement changed nothing, and runs
+ * again once the lock is free.
+ */
+export function isSqliteBusy(error: unknown): boolean {
+  return hasCode(error, "SQLITE_BUSY");
+}
+
+/** Whether the error's code is `base` or one of its extended codes (`SQLITE_BUSY_SNAPSHOT`…). */
+function hasCode(error: unknown, base: string): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return (
-    typeof code === "string" && UNAVAILABLE_CODES.some((base) => code === base || code.startsWith(`${base}_`))
-  );
+  return typeof code === "string" && (code === base || code.startsWith(`${base}_`));
 }

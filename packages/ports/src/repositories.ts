@@ -89,6 +89,12 @@ export interface StoreMonitor {
    * and its caller got a `StoreUnavailableError`: not an outage, but worth a line.
    */
   conflictsExhausted?(error: Error): void;
+  /**
+   * A call waited as long as it may for a lock another connection held (an import's, a long
+   * write's), and its caller got a `StoreUnavailableError`: the store serves, but not this call now.
+   * Not an outage.
+   */
+  lockWaitExceeded?(error: Error): void;
   /** Upkeep the store runs on its own (not a caller's call) failed; it is tried again later. */
   backgroundTaskFailed?(task: string, error: Error): void;
 }

@@ -98,6 +98,14 @@ export class ServerMetrics {
         countedAt(this, () => sources.outage.conflictsLost);
       },
     });
+    new Counter({
+      name: "service_api_store_lock_waits_exceeded_total",
+      help: "Store calls that waited as long as they may for a lock held elsewhere, an import's say (answered 503).",
+      registers,
+      collect() {
+        countedAt(this, () => sources.outage.lockWaitsExceeded);
+      },
+    });
     new Gauge({
       name: "service_api_store_outage",
       help: "1 while the store is in an outage (its calls fail to reach it), else 0.",

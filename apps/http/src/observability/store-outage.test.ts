@@ -48,6 +48,22 @@ describe("StoreOutage", () => {
     expect(outage.down).toBe(false);
   });
 
+  it("logs a call refused for a lock held elsewhere past its wait, and counts it, without an outage", async () => {
+    const { outage, lines } = outageLogged();
+    outage.lockWaitExceeded(Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" }));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(lines).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: "store lock wait exceeded",
+        error: { name: "Error", message: "database is locked", code: "SQLITE_BUSY" },
+      }),
+    ]);
+    expect(outage.lockWaitsExceeded).toBe(1);
+    expect(outage.failures).toBe(0);
+    expect(outage.down).toBe(false);
+  });
+
   it("says nothing of upkeep during an outage, whose own line says why", async () => {
     const { outage, lines } = outageLogged();
     outage.unavailable(new Error("connect ECONNREFUSED"));

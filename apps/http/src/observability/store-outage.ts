@@ -10,7 +10,7 @@ const summary = (error: Error) => ({
 
 /**
  * How long the store must go without a failure before a success ends an outage: a store that fails
- * some calls and answers others (SQLite locked for writes, still read) stays in one outage.
+ * some calls and answers others (a database that only reads) stays in one outage.
  */
 export const OUTAGE_SETTLE_MS = 1_000;
 
@@ -29,6 +29,8 @@ export class StoreOutage implements StoreMonitor {
   connectionsLost = 0;
   /** Calls answered 503 after losing every try to concurrent transactions, since start. */
   conflictsLost = 0;
+  /** Calls answered 503 after waiting as long as they may for a lock held elsewhere, since start. */
+  lockWaitsExceeded = 0;
 
   constructor(
     private readonly logger: Logger,
@@ -65,6 +67,12 @@ export class StoreOutage implements StoreMonitor {
   conflictsExhausted(error: Error): void {
     this.conflictsLost += 1;
     this.logger.warn({ error: summary(error) }, "store conflict persisted");
+  }
+
+  /** A call answered 503 because a lock held elsewhere (an import's) outlasted its wait: one line each. */
+  lockWaitExceeded(error: Error): void {
+    this.lockWaitsExceeded += 1;
+    this.logger.warn({ error: summary(error) }, "store lock wait exceeded");
   }
 
   /** Logged at warn, but in an outage, whose own line already says why. */
