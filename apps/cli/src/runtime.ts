@@ -32,13 +32,15 @@ export interface AdminOptions {
 
 /**
  * The store options of a command, from its environment: the server's, but for PostgreSQL's
- * statement time-out, none unless `DATABASE_STATEMENT_TIMEOUT_MS` is given. A command waits for
- * the locks it needs as long as they are held (a second import into a workspace, for the first):
- * cut at 15 s, it failed as "the database is unavailable".
+ * statement and lock time-outs, none unless `DATABASE_STATEMENT_TIMEOUT_MS` or
+ * `DATABASE_LOCK_TIMEOUT_MS` is given. A command waits for the locks it needs as long as they are
+ * held (a second import into a workspace, for the first): cut at 15 s, it failed as "the database
+ * is unavailable".
  */
 export function adminStoreOptions(environment: Record<string, string | undefined>) {
   const options = storeOptionsFromEnvironment(environment);
   if (!environment.DATABASE_STATEMENT_TIMEOUT_MS) options.pool.statementTimeoutMs = 0;
+  if (!environment.DATABASE_LOCK_TIMEOUT_MS) options.pool.lockTimeoutMs = 0;
   return options;
 }
 

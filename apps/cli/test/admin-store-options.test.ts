@@ -13,6 +13,15 @@ describe("a command's store options", () => {
     ).toBe(2500);
   });
 
+  it("wait for locks without a lock time-out on PostgreSQL, unless one is given", () => {
+    const url = "postgres://kb@db/kb";
+    expect(adminStoreOptions({ DATABASE_URL: url }).pool.lockTimeoutMs).toBe(0);
+    expect(adminStoreOptions({ DATABASE_URL: url, DATABASE_LOCK_TIMEOUT_MS: "" }).pool.lockTimeoutMs).toBe(0);
+    expect(
+      adminStoreOptions({ DATABASE_URL: url, DATABASE_LOCK_TIMEOUT_MS: "1500" }).pool.lockTimeoutMs,
+    ).toBe(1500);
+  });
+
   it("keep the server's other settings", () => {
     const options = adminStoreOptions({ DATABASE_URL: "postgres://kb@db/kb", DATABASE_POOL_MAX: "3" });
     expect(options.pool).toMatchObject({ max: 3, connectionTimeoutMs: 5_000 });

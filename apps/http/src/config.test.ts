@@ -11,6 +11,7 @@ describe("loadConfig", () => {
         max: 10,
         connectionTimeoutMs: 5000,
         statementTimeoutMs: 15000,
+        lockTimeoutMs: 5000,
         idleTimeoutMs: 30000,
         namedStatements: 200,
         openTimeoutMs: 30000,

@@ -21,7 +21,7 @@ import { NamedStatements, namingPool, postgresDirectExecutor } from "./named-sta
 import { ConnectionSockets, openedWithin } from "./open-time-out.js";
 import { postgresFeatures } from "./postgres-features.js";
 import { postgresTypes } from "./postgres-types.js";
-import { isPostgresConflict, isPostgresUnavailable } from "./postgres-unavailability.js";
+import { isLockNotAvailable, isPostgresConflict, isPostgresUnavailable } from "./postgres-unavailability.js";
 import { UnansweredStatements } from "./unanswered-statements.js";
 
 /** The pool's bounds. Every instance holds at most `max` connections. */
@@ -36,6 +36,12 @@ export interface PostgresPoolOptions {
    * its connection closed (`UnansweredStatements`); 0: no limit, neither on the server nor here.
    */
   statementTimeoutMs: number;
+  /**
+   * How long a statement waits for a lock another transaction holds (an import's, a long write's)
+   * before it is refused, in ms (`lock_timeout`): a busy store, not an outage. It takes effect
+   * below `statementTimeoutMs`, which cuts any wait first. 0: no limit. Migrations wait as before.
+   */
+  lockTimeoutMs: number;
   /** How long an idle connection is kept, in ms. */
   idleTimeoutMs: number;
   /**
@@ -55,6 +61,7 @@ export const DEFAULT_POOL: PostgresPoolOptions = {
   max: 10,
   connectionTimeoutMs: 5_000,
   statementTimeoutMs: 15_000,
+  lockTimeoutMs: 5_000,
   idleTimeoutMs: 30_000,
   namedStatements: 200,
   openTimeoutMs: 30_000,
@@ -110,7 +117,8 @@ async function openOn(
   }: Omit<PostgresStoreOptions, "fieldCountFolding"> & { pool: PostgresPoolOptions },
   foldingOptions: FieldCountFoldingOptions | undefined,
 ): Promise<Store> {
-  const { max, connectionTimeoutMs, statementTimeoutMs, idleTimeoutMs, namedStatements } = bounds;
+  const { max, connectionTimeoutMs, statementTimeoutMs, lockTimeoutMs, idleTimeoutMs, namedStatements } =
+    bounds;
   // Every statement of the pool (kysely's, transactions', the direct executor's) is on one of its
   // connections: a connection that stops answering is closed past the statement time-out.
   const unanswered = new UnansweredStatements(
@@ -122,6 +130,7 @@ async function openOn(
   const pool = new pg.Pool({
     // Connection parameters the URL may give instead (as pg's `connectionString` lets it).
     statement_timeout: statementTimeoutMs,
+    lock_timeout: lockTimeoutMs,
     application_name: "service-api",
     ...connectionSettings(databaseUrl),
     // The pool's own, checked bounds and wiring: a URL's query (`?max=1`) does not replace them.
@@ -144,8 +153,7 @@ async function openOn(
     log: onQuery && ((event) => onQuery(event.query.sql, event.query.parameters)),
   });
   try {
-    const { error } = await (await migratorOf(db)).migrateToLatest();
-    if (error) throw migrationFailed("PostgreSQL", error);
+    await migrateToLatest(db);
   } catch (error) {
     await db.destroy();
     unanswered.stop();
@@ -162,6 +170,7 @@ async function openOn(
   return kyselyStore(db, {
     isUnavailable: isPostgresUnavailable,
     isConflict: isPostgresConflict,
+    isLocked: isLockNotAvailable,
     monitor,
     features: postgresFeatures,
     // Migration 0012: the counting triggers note their changes, counted once at the end.
@@ -181,6 +190,21 @@ async function openOn(
       // The calls have ended (the store waited for them), the folder's too: nothing is left to wait on.
       unanswered.stop();
     },
+  });
+}
+
+/**
+ * Applies pending migrations on one connection without the pool's lock time-out: instances that
+ * start together take turns (kysely's advisory lock) while one migrates, as long as the statement
+ * time-out allows, and a migration waits for the locks its schema change needs as long.
+ */
+async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<void> {
+  await db.connection().execute(async (connection) => {
+    await sql`set lock_timeout = 0`.execute(connection);
+    const { error } = await (await migratorOf(connection)).migrateToLatest();
+    // Failed, the store does not open: the connection closes with the pool.
+    if (error) throw migrationFailed("PostgreSQL", error);
+    await sql`reset lock_timeout`.execute(connection);
   });
 }
 

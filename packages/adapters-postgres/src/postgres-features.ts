@@ -3,6 +3,7 @@ import { sql } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import { FIELD_COUNT_SLOTS } from "./migrations/0009-field-count-slots.js";
 import { TURNSTILE_CLASS } from "./migrations/0011-value-writes.js";
+import { isLockNotAvailable } from "./postgres-unavailability.js";
 
 /** What `fieldDocumentCount` adds to a select: a table outside the shared schema, so untyped. */
 interface Joinable {
@@ -95,7 +96,7 @@ export const postgresFeatures: SqlFeatures = {
     sql`select write_document_values(${datasetId}::text, ${wellFormed(documentIds)}::text[],
       ${wellFormedJson(set)}::json, ${wellFormedJson(cleared)}::json, ${wellFormed(replacing)}::text[],
       ${wellFormedJson(kept)}::json)`,
-  isLockUnavailable: (error) => (error as { code?: unknown } | null)?.code === "55P03",
+  isLockUnavailable: isLockNotAvailable,
   isForeignKeyViolation: (error) => (error as { code?: unknown } | null)?.code === "23503",
   isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === "23505",
 };

@@ -74,6 +74,14 @@ export function isStalePlan(error: unknown): boolean {
 }
 
 /**
+ * Whether a pg error is a lock another transaction holds, not had in time: past `lock_timeout`,
+ * or at once for a lock taken `NOWAIT` (55P03, `lock_not_available`).
+ */
+export function isLockNotAvailable(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === "55P03";
+}
+
+/**
  * Whether running the work again resolves a pg error: a conflict with a concurrent transaction,
  * or a stale plan (`NamedStatements` names its statements afresh when it sees one).
  */

@@ -131,6 +131,7 @@ describe("openStore, given options at their limits", () => {
       max: 1,
       connectionTimeoutMs: 2 ** 31 - 1,
       statementTimeoutMs: 0,
+      lockTimeoutMs: 0,
       idleTimeoutMs: 0,
       namedStatements: 0,
       openTimeoutMs: 2 ** 31 - 1,

@@ -10,6 +10,7 @@ describe("storeOptionsFromEnvironment", () => {
         max: 10,
         connectionTimeoutMs: 5000,
         statementTimeoutMs: 15000,
+        lockTimeoutMs: 5000,
         idleTimeoutMs: 30000,
         namedStatements: 200,
         openTimeoutMs: 30000,
@@ -86,6 +87,7 @@ describe("storeOptionsFromEnvironment", () => {
     for (const variable of [
       "DATABASE_CONNECT_TIMEOUT_MS",
       "DATABASE_STATEMENT_TIMEOUT_MS",
+      "DATABASE_LOCK_TIMEOUT_MS",
       "DATABASE_IDLE_TIMEOUT_MS",
       "SQLITE_BUSY_TIMEOUT_MS",
     ]) {
@@ -107,6 +109,7 @@ describe("storeOptionsFromEnvironment", () => {
     const highest = {
       DATABASE_CONNECT_TIMEOUT_MS: "2147483647",
       DATABASE_STATEMENT_TIMEOUT_MS: "2147483647",
+      DATABASE_LOCK_TIMEOUT_MS: "2147483647",
       DATABASE_IDLE_TIMEOUT_MS: "2147483647",
       DATABASE_FIELD_COUNT_FOLD_MS: "86400000",
       SQLITE_BUSY_TIMEOUT_MS: "2147483647",

@@ -23,6 +23,7 @@ const POOL_VARIABLES: Record<string, keyof PostgresPoolOptions> = {
   DATABASE_POOL_MAX: "max",
   DATABASE_CONNECT_TIMEOUT_MS: "connectionTimeoutMs",
   DATABASE_STATEMENT_TIMEOUT_MS: "statementTimeoutMs",
+  DATABASE_LOCK_TIMEOUT_MS: "lockTimeoutMs",
   DATABASE_IDLE_TIMEOUT_MS: "idleTimeoutMs",
   DATABASE_NAMED_STATEMENTS: "namedStatements",
   DATABASE_OPEN_TIMEOUT_MS: "openTimeoutMs",
@@ -32,7 +33,7 @@ export class StoreEnvironmentError extends Error {}
 
 /**
  * `DATABASE_URL`, the pool bounds (`DATABASE_POOL_MAX`, `DATABASE_CONNECT_TIMEOUT_MS`,
- * `DATABASE_STATEMENT_TIMEOUT_MS`, `DATABASE_IDLE_TIMEOUT_MS`, `DATABASE_NAMED_STATEMENTS`,
+ * `DATABASE_STATEMENT_TIMEOUT_MS`, `DATABASE_LOCK_TIMEOUT_MS`, `DATABASE_IDLE_TIMEOUT_MS`, `DATABASE_NAMED_STATEMENTS`,
  * `DATABASE_OPEN_TIMEOUT_MS`), PostgreSQL's
  * `DATABASE_FIELD_COUNT_FOLD_MS` (0: never) and SQLite's `SQLITE_MMAP_SIZE` (bytes),
  * `SQLITE_BUSY_TIMEOUT_MS` and `SQLITE_SYNCHRONOUS` (`normal` or `full`, in any case) from an

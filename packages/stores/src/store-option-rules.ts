@@ -24,6 +24,7 @@ export const POOL_RULES: Record<keyof PostgresPoolOptions, WholeNumberRule> = {
   max: { minimum: 1 },
   connectionTimeoutMs: MILLISECONDS,
   statementTimeoutMs: MILLISECONDS,
+  lockTimeoutMs: MILLISECONDS,
   idleTimeoutMs: MILLISECONDS,
   namedStatements: { minimum: 0 },
   openTimeoutMs: MILLISECONDS,

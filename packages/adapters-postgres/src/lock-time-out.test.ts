@@ -1,0 +1,65 @@
+import { StoreUnavailableError } from "@service-api/domain";
+import { aWorkspace } from "@service-api/ports/testing";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openPostgresStore } from "./open-postgres-store.js";
+import {
+  createTestDatabase,
+  createTestSchema,
+  requirePostgresForTests,
+  type TestDatabase,
+} from "./testing/test-databases.js";
+
+const available = await requirePostgresForTests();
+
+describe.skipIf(!available)("a lock held elsewhere, on PostgreSQL", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database?.drop());
+
+  it("refuses a write past lockTimeoutMs as a lock, not an outage, on the connection that migrated too", async () => {
+    const databaseUrl = await createTestSchema(database.url);
+    const events: string[] = [];
+    const code = (error: Error) => (error as { code?: string }).code;
+    // One connection: the one that migrated (without the lock time-out) is the one that writes.
+    const store = await openPostgresStore({
+      databaseUrl,
+      pool: { max: 1, lockTimeoutMs: 200 },
+      fieldCountFolding: false,
+      accessListener: false,
+      monitor: {
+        unavailable: (error) => events.push(`unavailable ${code(error)}`),
+        lockWaitExceeded: (error) => events.push(`lock held ${code(error)}`),
+        available: () => {},
+        connectionLost: () => events.push("lost"),
+      },
+    });
+    const workspace = aWorkspace();
+    await store.repositories.workspaces.save(workspace);
+    const blocker = new pg.Client({ connectionString: databaseUrl });
+    await blocker.connect();
+    try {
+      await blocker.query("begin");
+      await blocker.query("lock table workspaces in access exclusive mode");
+      const started = performance.now();
+      const failure = await store.repositories.workspaces
+        .save({ ...workspace, name: "while locked" })
+        .catch((error: unknown) => error);
+      const waitedMs = performance.now() - started;
+      expect(failure).toBeInstanceOf(StoreUnavailableError);
+      expect((failure as Error).cause).toMatchObject({ code: "55P03" });
+      expect(waitedMs).toBeGreaterThanOrEqual(150);
+      // Well before the statement time-out (15 s), which would have been an outage.
+      expect(waitedMs).toBeLessThan(5_000);
+      expect(events).toEqual(["lock held 55P03"]);
+    } finally {
+      await blocker.query("rollback");
+      await blocker.end();
+    }
+    await store.repositories.workspaces.save({ ...workspace, name: "after" });
+    expect((await store.repositories.workspaces.findById(workspace.id))?.name).toBe("after");
+    await store.close();
+  });
+});
