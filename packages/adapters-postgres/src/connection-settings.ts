@@ -30,11 +30,18 @@ const POOL_SETTINGS = [
 /**
  * The connection parameters `databaseUrl` gives, read as pg reads them (they win over the pool's
  * defaults, as pg's `connectionString` does), with {@link SESSION_OPTIONS} after the URL's own
- * `options` (`-c search_path=…`, `-c synchronous_commit=off`): a later `-c` wins.
+ * `options` (`-c search_path=…`, `-c synchronous_commit=off`): a later `-c` wins. The lock time-out
+ * goes in `options` too, before the URL's (which may set its own), not as a startup parameter of
+ * its own: a pooler told to ignore `options` (PgBouncer) then ignores it too, rather than refusing
+ * every connection.
  */
-export function connectionSettings(databaseUrl: string): pg.PoolConfig {
+export function connectionSettings(
+  databaseUrl: string,
+  { lockTimeoutMs }: { lockTimeoutMs: number },
+): pg.PoolConfig {
   const settings: Record<string, unknown> = { ...parse(databaseUrl) };
   for (const name of POOL_SETTINGS) delete settings[name];
-  const options = [settings.options, SESSION_OPTIONS].filter(Boolean).join(" ");
+  const lockTimeout = `-c lock_timeout=${Math.trunc(lockTimeoutMs)}`;
+  const options = [lockTimeout, settings.options, SESSION_OPTIONS].filter(Boolean).join(" ");
   return { ...(settings as pg.PoolConfig), options };
 }

@@ -130,9 +130,8 @@ async function openOn(
   const pool = new pg.Pool({
     // Connection parameters the URL may give instead (as pg's `connectionString` lets it).
     statement_timeout: statementTimeoutMs,
-    lock_timeout: lockTimeoutMs,
     application_name: "service-api",
-    ...connectionSettings(databaseUrl),
+    ...connectionSettings(databaseUrl, { lockTimeoutMs }),
     // The pool's own, checked bounds and wiring: a URL's query (`?max=1`) does not replace them.
     max,
     connectionTimeoutMillis: connectionTimeoutMs,
