@@ -2,6 +2,7 @@ import { StoreUnavailableError } from "@service-api/domain";
 import type { ConnectionCounts, Store } from "@service-api/ports";
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { createKyselyRepositories } from "./create-kysely-repositories.js";
+import { LockWaits } from "./lock-waits.js";
 import { OpenCalls } from "./open-calls.js";
 import type { DatabaseSchema } from "./schema.js";
 import type { SqlFeatures } from "./sql-features.js";
@@ -40,7 +41,7 @@ export interface KyselyStoreOptions extends StoreGuard {
  * a transaction or call that loses a conflict (`options.isConflict`) runs again.
  */
 export function kyselyStore(db: Kysely<DatabaseSchema>, storeOptions: KyselyStoreOptions): Store {
-  const options = { ...storeOptions, calls: new OpenCalls() };
+  const options = { ...storeOptions, calls: new OpenCalls(), lockWaits: new LockWaits() };
   const repositories = (executor: Kysely<DatabaseSchema>, inTransaction: boolean) =>
     guardRepositories(
       createKyselyRepositories(executor, options.features, options.knownAccessRevision),

@@ -17,6 +17,11 @@ export class OpenCalls {
   #closing = false;
   #idle: (() => void) | undefined;
 
+  /** Whether closing has begun: a call waiting for something that may take long stops waiting. */
+  get closing(): boolean {
+    return this.#closing;
+  }
+
   /** Before a call: refuses it once closing has begun. */
   begin(): void {
     if (this.#closing) throw new StoreClosedError();

@@ -1,6 +1,8 @@
 import { StoreUnavailableError } from "@service-api/domain";
 import type { StoreMonitor } from "@service-api/ports";
 import { describe, expect, it, vi } from "vitest";
+import { LockWaits } from "./lock-waits.js";
+import { OpenCalls } from "./open-calls.js";
 import { CONFLICT_ATTEMPTS, guarded, LONGEST_LOCK_PAUSE_MS } from "./store-guard.js";
 
 const conflict = () => Object.assign(new Error("deadlock detected"), { code: "40P01" });
@@ -101,14 +103,56 @@ describe("guarded", () => {
       expect(monitor.lockWaitExceeded).not.toHaveBeenCalled();
     });
 
+    it("lets one waiting call try at a time: the others try again once it stops trying", async () => {
+      const { guard } = lockedOut(10_000);
+      const lockWaits = new LockWaits();
+      let held = true;
+      const triesWhileHeld = [0, 0, 0, 0, 0];
+      const calls = triesWhileHeld.map((_, index) =>
+        guarded(
+          { ...guard, lockWaits },
+          async () => {
+            if (!held) return index;
+            triesWhileHeld[index]! += 1;
+            throw locked();
+          },
+          true,
+        ),
+      );
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      held = false;
+      expect(await Promise.all(calls)).toEqual([0, 1, 2, 3, 4]);
+      // The first to meet the lock tried after each pause; the others once, when they met it.
+      expect(triesWhileHeld[0]).toBeGreaterThanOrEqual(3);
+      expect(triesWhileHeld.slice(1)).toEqual([1, 1, 1, 1]);
+    });
+
+    it("stops waiting once the store is closing, so that closing does not wait for the lock", async () => {
+      const calls = new OpenCalls();
+      const { guard, monitor } = lockedOut(10_000);
+      const waiting = guarded(
+        { ...guard, calls, lockWaits: new LockWaits() },
+        async () => {
+          throw locked();
+        },
+        true,
+      ).catch((error: unknown) => error);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      const started = performance.now();
+      await calls.close();
+      expect(performance.now() - started).toBeLessThan(1_000);
+      expect(await waiting).toBeInstanceOf(StoreUnavailableError);
+      expect(monitor.lockWaitExceeded).toHaveBeenCalledTimes(1);
+    });
+
     it("refuses the call once its wait is over, telling the monitor of the lock, not of an outage", async () => {
-      const { guard, monitor } = lockedOut(3 * LONGEST_LOCK_PAUSE_MS);
+      const { guard, monitor } = lockedOut(10 * LONGEST_LOCK_PAUSE_MS);
       const work = vi.fn(async () => {
         throw locked();
       });
       const started = performance.now();
       const failure = await guarded(guard, work, true).catch((error: unknown) => error);
-      expect(performance.now() - started).toBeGreaterThanOrEqual(3 * LONGEST_LOCK_PAUSE_MS - 1);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(10 * LONGEST_LOCK_PAUSE_MS - 1);
       expect(failure).toBeInstanceOf(StoreUnavailableError);
       expect((failure as Error).cause).toMatchObject({ code: "SQLITE_BUSY" });
       expect(work.mock.calls.length).toBeGreaterThan(3);

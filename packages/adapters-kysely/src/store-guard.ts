@@ -1,5 +1,6 @@
 import { StoreUnavailableError } from "@service-api/domain";
 import type { Repositories, StoreMonitor } from "@service-api/ports";
+import type { LockWaits } from "./lock-waits.js";
 import type { OpenCalls } from "./open-calls.js";
 
 /**
@@ -24,6 +25,8 @@ export interface StoreGuard {
    * own wait would sleep on the event loop): how long a call waits for it, in ms, trying again.
    */
   lockRetryMs?: number;
+  /** The store's calls waiting for such a lock: one tries at a time (without it, each tries). */
+  lockWaits?: LockWaits;
   monitor?: StoreMonitor;
   /** The store's running calls, for a call made outside a transaction: closing waits for it. */
   calls?: OpenCalls;
@@ -43,7 +46,8 @@ export const CONFLICT_ATTEMPTS = 3;
  * A call inside a transaction passes a conflict on as it is, for the transaction to run again.
  * A lock another connection holds (`guard.isLocked`) is waited for by the calls that run again
  * after a conflict, for `guard.lockRetryMs`, in pauses that leave the event loop free (1 ms,
- * doubling up to {@link LONGEST_LOCK_PAUSE_MS}); then the call is refused, without an outage.
+ * doubling up to {@link LONGEST_LOCK_PAUSE_MS}), one call trying at a time (`guard.lockWaits`);
+ * then, or once the store is closing, the call is refused, without an outage.
  */
 export async function guarded<T>(
   guard: StoreGuard,
@@ -51,6 +55,7 @@ export async function guarded<T>(
   retriesConflicts = false,
 ): Promise<T> {
   guard.calls?.begin();
+  let leading: (() => void) | undefined;
   try {
     const startedAt = performance.now();
     let lockPause = 1;
@@ -61,10 +66,14 @@ export async function guarded<T>(
         return result;
       } catch (error) {
         if (guard.isLocked?.(error)) {
-          const left = retriesConflicts ? startedAt + (guard.lockRetryMs ?? 0) - performance.now() : 0;
+          const waits = retriesConflicts && !guard.calls?.closing;
+          const left = waits ? startedAt + (guard.lockRetryMs ?? 0) - performance.now() : 0;
           if (left > 0) {
-            await pause(Math.min(lockPause, left));
-            lockPause = Math.min(lockPause * 2, LONGEST_LOCK_PAUSE_MS);
+            leading ??= guard.lockWaits ? guard.lockWaits.lead() : () => {};
+            if (leading) {
+              await pause(Math.min(lockPause, left));
+              lockPause = Math.min(lockPause * 2, LONGEST_LOCK_PAUSE_MS);
+            } else await guard.lockWaits?.followed(left);
             continue;
           }
           guard.monitor?.lockWaitExceeded?.(error as Error);
@@ -79,6 +88,8 @@ export async function guarded<T>(
       }
     }
   } finally {
+    // However this call ended, the others waiting for the lock try again.
+    leading?.();
     guard.calls?.end();
   }
 }
@@ -105,17 +116,22 @@ export function guardRepositories(
 ): Repositories {
   // A call inside a transaction is part of the transaction's call, counted once.
   const guard = inTransaction ? { ...storeGuard, calls: undefined } : storeGuard;
-  const wrap = (repository: object) => {
+  // Rate limits fail open: a request is not held while its counter waits for a lock (the port says so).
+  const noLockWait = { ...guard, lockRetryMs: undefined };
+  const wrap = (repository: object, repositoryGuard: StoreGuard) => {
     const wrapped: Record<string, unknown> = {};
     for (const name of Object.getOwnPropertyNames(Object.getPrototypeOf(repository))) {
       const method = (repository as Record<string, unknown>)[name];
       if (name === "constructor" || typeof method !== "function") continue;
       wrapped[name] = (...args: unknown[]) =>
-        guarded(guard, () => method.apply(repository, args), !inTransaction);
+        guarded(repositoryGuard, () => method.apply(repository, args), !inTransaction);
     }
     return wrapped;
   };
   return Object.fromEntries(
-    Object.entries(repositories).map(([name, repository]) => [name, wrap(repository)]),
+    Object.entries(repositories).map(([name, repository]) => [
+      name,
+      wrap(repository, name === "rateLimits" ? noLockWait : guard),
+    ]),
   ) as unknown as Repositories;
 }

@@ -7,7 +7,10 @@ export interface RateLimitWindow {
 
 /**
  * Hit counters of rate limits, in fixed windows, shared by every process on the store. Keys are
- * opaque text; times are Unix milliseconds passed in, so every process counts alike.
+ * opaque text; times are Unix milliseconds passed in, so every process counts alike. A call is not
+ * held waiting for a lock another process holds on the whole database (SQLite's, during an
+ * import): it is refused at once (`StoreUnavailableError`), and limits fail open rather than hold
+ * the request they count.
  */
 export interface RateLimitRepository {
   /**
