@@ -100,7 +100,7 @@ export class ServerMetrics {
     });
     new Counter({
       name: "service_api_store_lock_waits_exceeded_total",
-      help: "Store calls that waited as long as they may for a lock held elsewhere, an import's say (answered 503).",
+      help: "Store calls refused because a lock held elsewhere (an import's, say) outlasted their wait; a request's call answers 503.",
       registers,
       collect() {
         countedAt(this, () => sources.outage.lockWaitsExceeded);

@@ -1,10 +1,10 @@
 import { Writable } from "node:stream";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
-import { StoreOutage } from "./store-outage.js";
+import { LOCK_LOG_INTERVAL_MS, StoreOutage } from "./store-outage.js";
 
 /** A StoreOutage logging into an array of parsed lines. */
-function outageLogged() {
+function outageLogged(now?: () => number) {
   const lines: Record<string, unknown>[] = [];
   const stream = new Writable({
     write(chunk, _encoding, done) {
@@ -12,7 +12,7 @@ function outageLogged() {
       done();
     },
   });
-  return { outage: new StoreOutage(pino({ level: "info" }, stream)), lines };
+  return { outage: new StoreOutage(pino({ level: "info" }, stream), now), lines };
 }
 
 describe("StoreOutage", () => {
@@ -48,18 +48,25 @@ describe("StoreOutage", () => {
     expect(outage.down).toBe(false);
   });
 
-  it("logs a call refused for a lock held elsewhere past its wait, and counts it, without an outage", async () => {
-    const { outage, lines } = outageLogged();
-    outage.lockWaitExceeded(Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" }));
+  it("logs calls refused for a lock held elsewhere at most every 10 s, counts each, and is no outage", async () => {
+    let now = 0;
+    const { outage, lines } = outageLogged(() => now);
+    const locked = () => Object.assign(new Error("database is locked"), { code: "SQLITE_BUSY" });
+    outage.lockWaitExceeded(locked());
+    now += 1_000;
+    outage.lockWaitExceeded(locked());
+    now += LOCK_LOG_INTERVAL_MS - 1_000;
+    outage.lockWaitExceeded(locked());
     await new Promise((resolve) => setImmediate(resolve));
-    expect(lines).toEqual([
+    const line = (refusedCalls: number) =>
       expect.objectContaining({
         level: 40,
         msg: "store lock wait exceeded",
+        refusedCalls,
         error: { name: "Error", message: "database is locked", code: "SQLITE_BUSY" },
-      }),
-    ]);
-    expect(outage.lockWaitsExceeded).toBe(1);
+      });
+    expect(lines).toEqual([line(1), line(2)]);
+    expect(outage.lockWaitsExceeded).toBe(3);
     expect(outage.failures).toBe(0);
     expect(outage.down).toBe(false);
   });

@@ -14,6 +14,9 @@ const summary = (error: Error) => ({
  */
 export const OUTAGE_SETTLE_MS = 1_000;
 
+/** How often at most a lock held elsewhere is logged while it goes on refusing calls. */
+export const LOCK_LOG_INTERVAL_MS = 10_000;
+
 /**
  * Follows whether the store answers. One log line when an outage starts ("store unavailable") and
  * one when it ends ("store available again", with how long it lasted and how many calls failed),
@@ -29,8 +32,10 @@ export class StoreOutage implements StoreMonitor {
   connectionsLost = 0;
   /** Calls answered 503 after losing every try to concurrent transactions, since start. */
   conflictsLost = 0;
-  /** Calls answered 503 after waiting as long as they may for a lock held elsewhere, since start. */
+  /** Calls refused after waiting as long as they may for a lock held elsewhere, since start. */
   lockWaitsExceeded = 0;
+  #lockLoggedAt = Number.NEGATIVE_INFINITY;
+  #locksUnlogged = 0;
 
   constructor(
     private readonly logger: Logger,
@@ -69,10 +74,22 @@ export class StoreOutage implements StoreMonitor {
     this.logger.warn({ error: summary(error) }, "store conflict persisted");
   }
 
-  /** A call answered 503 because a lock held elsewhere (an import's) outlasted its wait: one line each. */
+  /**
+   * A call refused because a lock held elsewhere (an import's) outlasted its wait (a request's call
+   * answers 503). Not an outage; logged at most every {@link LOCK_LOG_INTERVAL_MS}, with the calls
+   * refused since the last line (this one included): a long import refuses many.
+   */
   lockWaitExceeded(error: Error): void {
     this.lockWaitsExceeded += 1;
-    this.logger.warn({ error: summary(error) }, "store lock wait exceeded");
+    this.#locksUnlogged += 1;
+    const now = this.now();
+    if (now < this.#lockLoggedAt + LOCK_LOG_INTERVAL_MS) return;
+    this.logger.warn(
+      { error: summary(error), refusedCalls: this.#locksUnlogged },
+      "store lock wait exceeded",
+    );
+    this.#lockLoggedAt = now;
+    this.#locksUnlogged = 0;
   }
 
   /** Logged at warn, but in an outage, whose own line already says why. */
