@@ -27,8 +27,9 @@ export interface SqliteStoreOptions {
   /**
    * How long a write waits for another connection's lock before failing (then a
    * `StoreUnavailableError`), in ms; default 5000. It waits in pauses that leave the event loop
-   * free, so reads, probes and other requests are served meanwhile (SQLite's own busy wait sleeps
-   * on the thread; only opening, which migrates, uses it).
+   * free, so reads, probes and other requests are served meanwhile. SQLite's own busy wait, which
+   * sleeps on the thread, serves only opening (which migrates) and the read-only connection of a
+   * snapshot (an export), which seldom waits: in WAL mode a reader takes no lock a writer holds.
    */
   busyTimeoutMs?: number;
   /**

@@ -27,8 +27,9 @@ class PlannedOnceQueryCompiler extends SqliteQueryCompiler {
 }
 
 /**
- * Transactions that take the write lock as they begin (`BEGIN IMMEDIATE`), waiting for another
- * process's write as long as the busy time-out allows. A transaction begun deferred reads first and
+ * Transactions that take the write lock as they begin (`BEGIN IMMEDIATE`); while another process
+ * writes, the `BEGIN` fails at once and the store's guard begins again after a pause, within the
+ * busy time-out (`lockRetryMs`). A transaction begun deferred reads first and
  * then cannot write at all when another process committed in between (`SQLITE_BUSY_SNAPSHOT`, at
  * once, whatever the time-out): a 503 under `WORKERS` or beside the CLI. Every transaction of the
  * store writes; snapshots read on a read-only connection of their own, where SQLite begins a read

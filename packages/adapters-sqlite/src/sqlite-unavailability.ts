@@ -1,6 +1,6 @@
 /**
  * SQLite result codes that mean the database cannot serve now, not that the statement is wrong:
- * locked by another connection past the busy time-out, an I/O error, a full disk, a file that
+ * locked by another connection (the store tells it apart first: {@link isSqliteBusy}), an I/O error, a full disk, a file that
  * cannot be opened, or one made read-only while the store was open. Extended codes (`SQLITE_BUSY_SNAPSHOT`, `SQLITE_IOERR_WRITE`…) count with their base.
  */
 const UNAVAILABLE_CODES = [
