@@ -108,6 +108,33 @@ describe("AuthenticateApiKey", () => {
     expect(useRecordFailures).toEqual([bug]);
   });
 
+  it("drops a failure of the reporter of a failed use record: no unhandled rejection ends the process", async () => {
+    const { world, workspace } = await setup();
+    const authenticate = new AuthenticateApiKey(
+      world.apiKeys,
+      world.apps,
+      world.workspaces,
+      world.hasher,
+      world.clock,
+      () => {
+        throw new Error("the reporter failed");
+      },
+    );
+    world.apiKeys.recordUse = async () => {
+      throw new Error("not an outage");
+    };
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on("unhandledRejection", onUnhandled);
+    try {
+      expect(await authenticate.forWorkspace("ds-good")).toMatchObject({ workspaceId: workspace.id });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    } finally {
+      process.off("unhandledRejection", onUnhandled);
+    }
+    expect(unhandled).toEqual([]);
+  });
+
   describe("keeping grants", () => {
     /** Counts the reads of keys, apps and workspaces. */
     function countReads(world: ReturnType<typeof createWorld>) {

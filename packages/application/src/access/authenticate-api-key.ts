@@ -119,14 +119,20 @@ export class AuthenticateApiKey {
   /**
    * Records the key's use when it is due (at most once a minute), beside the request, which never
    * waits for it: a write waits for a lock another connection holds (an import's, on SQLite).
-   * Best effort: a store that cannot serve has told its monitor; other failures go to `useRecordFailed`.
+   * Best effort: a store that cannot serve has told its monitor; other failures go to `useRecordFailed`,
+   * whose own failure is dropped.
    */
   #recordUse(key: ApiKey): void {
     const now = this.clock.nowSeconds();
     if (!shouldRecordKeyUse(key.lastUsedAt, now)) return;
     key.lastUsedAt = now;
     this.apiKeys.recordUse(key.id, now).catch((error: unknown) => {
-      if (!(error instanceof StoreUnavailableError)) this.useRecordFailed(error);
+      if (error instanceof StoreUnavailableError) return;
+      try {
+        this.useRecordFailed(error);
+      } catch {
+        // A reporter that throws must not become an unhandled rejection, which ends the process.
+      }
     });
   }
 
