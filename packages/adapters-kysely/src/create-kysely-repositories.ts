@@ -1,5 +1,6 @@
 import type { Repositories } from "@service-api/ports";
 import type { Kysely } from "kysely";
+import type { GroupFlush } from "./group-flush.js";
 import { KyselyApiKeyRepository } from "./repositories/kysely-api-key-repository.js";
 import { KyselyAppRepository } from "./repositories/kysely-app-repository.js";
 import { KyselyConversationRepository } from "./repositories/kysely-conversation-repository.js";
@@ -14,17 +15,27 @@ import { readSeparately } from "./repositories/separate-reads.js";
 import type { DatabaseSchema } from "./schema.js";
 import type { SqlFeatures } from "./sql-features.js";
 
+export interface KyselyRepositoryOptions {
+  /** The access revision when the driver knows it without a query (`KyselyStoreOptions`). */
+  knownAccessRevision?: () => number | undefined;
+  /**
+   * Where `features.earlyLockRelease` is given and `db` is not a transaction: the flush its early
+   * writes wait for together. Absent, every write commits with the flush as usual.
+   */
+  commitFlush?: GroupFlush;
+}
+
 export function createKyselyRepositories(
   db: Kysely<DatabaseSchema>,
   features: SqlFeatures,
-  knownAccessRevision?: () => number | undefined,
+  { knownAccessRevision, commitFlush }: KyselyRepositoryOptions = {},
 ): Repositories {
   const repositories = {
     workspaces: new KyselyWorkspaceRepository(db),
     apiKeys: new KyselyApiKeyRepository(db, knownAccessRevision),
     datasets: new KyselyDatasetRepository(db, features),
     documents: new KyselyDocumentRepository(db, features),
-    metadata: new KyselyMetadataRepository(db, features),
+    metadata: new KyselyMetadataRepository(db, features, commitFlush),
     tags: new KyselyTagRepository(db, features),
     apps: new KyselyAppRepository(db),
     endUsers: new KyselyEndUserRepository(db),

@@ -1,5 +1,6 @@
 export * from "./compiled-read.js";
 export * from "./create-kysely-repositories.js";
+export * from "./group-flush.js";
 export * from "./kysely-store.js";
 export * from "./migration-failed.js";
 export * from "./migrations/access-revision.js";

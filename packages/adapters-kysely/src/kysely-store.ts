@@ -2,6 +2,7 @@ import { StoreUnavailableError } from "@service-api/domain";
 import type { ConnectionCounts, Store } from "@service-api/ports";
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import { createKyselyRepositories } from "./create-kysely-repositories.js";
+import { GroupFlush } from "./group-flush.js";
 import { LockWaits } from "./lock-waits.js";
 import { OpenCalls } from "./open-calls.js";
 import type { DatabaseSchema } from "./schema.js";
@@ -42,9 +43,15 @@ export interface KyselyStoreOptions extends StoreGuard {
  */
 export function kyselyStore(db: Kysely<DatabaseSchema>, storeOptions: KyselyStoreOptions): Store {
   const options = { ...storeOptions, calls: new OpenCalls(), lockWaits: new LockWaits() };
+  const early = options.features.earlyLockRelease;
+  // Writes that release their locks early wait for the flush together; in a transaction, none do.
+  const commitFlush = early && new GroupFlush(() => early.flush(db));
   const repositories = (executor: Kysely<DatabaseSchema>, inTransaction: boolean) =>
     guardRepositories(
-      createKyselyRepositories(executor, options.features, options.knownAccessRevision),
+      createKyselyRepositories(executor, options.features, {
+        knownAccessRevision: options.knownAccessRevision,
+        commitFlush: inTransaction ? undefined : commitFlush,
+      }),
       options,
       { inTransaction },
     );

@@ -1,4 +1,5 @@
-import type { Expression, RawBuilder, SelectQueryBuilder } from "kysely";
+import type { Expression, Kysely, RawBuilder, SelectQueryBuilder } from "kysely";
+import type { DatabaseSchema } from "./schema.js";
 
 /** What the repositories' SQL needs to know of the database under them. */
 export interface SqlFeatures {
@@ -90,6 +91,19 @@ export interface SqlFeatures {
    * not wait inside a statement (SQLite's writers are serial).
    */
   valueWriteAfterLocks?(write: ValueWrite): RawBuilder<unknown>;
+  /**
+   * Early lock release (PostgreSQL), for a write many requests make to one row, each committing in
+   * turn: with `commitUnflushed` in its `WHERE`, a statement run outside a transaction commits
+   * without waiting for the WAL flush, so the rows it locked are free to the next writer at once,
+   * not after the disk's flush; `flush` runs a statement whose commit waits for the flush (and for
+   * synchronous standbys) past every commit made before it. The write is answered after a `flush`
+   * that started after it (`GroupFlush`): once answered, it is as durable as any other commit.
+   * Absent where a commit holds no row's lock through its flush (SQLite).
+   */
+  earlyLockRelease?: {
+    commitUnflushed: RawBuilder<boolean>;
+    flush(db: Kysely<DatabaseSchema>): Promise<unknown>;
+  };
   /** Whether an error is a lock a statement would not wait for (`NOWAIT`) being held. */
   isLockUnavailable(error: unknown): boolean;
   /** Whether an error is a foreign key's refusal. */

@@ -1,4 +1,4 @@
-import { type SqlFeatures, wellFormedJson } from "@service-api/adapters-kysely";
+import { compiledRead, type SqlFeatures, wellFormedJson } from "@service-api/adapters-kysely";
 import { sql } from "kysely";
 import { jsonArrayFrom } from "kysely/helpers/postgres";
 import { FIELD_COUNT_SLOTS } from "./migrations/0009-field-count-slots.js";
@@ -49,6 +49,11 @@ function textFilterArgument(text: string): string {
  * text `translate` and `strpos` still; the pg_trgm GIN index (migration 0006) serves an ILIKE
  * pattern, whose candidates the exact filter then narrows.
  */
+/** A commit that waits for the WAL flush past every earlier commit (migration 0013); named, as reads are. */
+const flushCommits = compiledRead((db) =>
+  db.selectNoFrom(sql<string>`setval('commit_flush_marks', 1)`.as("marked")),
+);
+
 export const postgresFeatures: SqlFeatures = {
   containsText: (column, argument) => {
     const [value, rest] = [sql.ref(column), sql`substr(${argument}::text, 2)`];
@@ -61,6 +66,11 @@ export const postgresFeatures: SqlFeatures = {
     return sql<boolean>`documents.name ilike ${pattern}`;
   },
   locksRows: true,
+  // `set_config(…, true)` lasts to the end of the statement's own transaction.
+  earlyLockRelease: {
+    commitUnflushed: sql<boolean>`set_config('synchronous_commit', 'off', true) = 'off'`,
+    flush: (db) => flushCommits(db),
+  },
   gathersReads: true,
   lateralJoins: true,
   jsonOfWholeRows: true,

@@ -34,7 +34,8 @@ export interface MetadataRepository {
   /** The dataset's field with this id; a field of another dataset is absent. */
   findField(datasetId: string, fieldId: string): Promise<MetadataField | undefined>;
   /**
-   * Renames the dataset's field, in one statement: the field as renamed; "not_found" when the
+   * Renames the dataset's field, in one write statement (a store may then wait for its commit's
+   * flush before answering): the field as renamed; "not_found" when the
    * dataset has none of that id; "name_taken", writing nothing, when another of its fields has the
    * name. Renaming a field to its own name succeeds. With `servedTo`, "not_found" too when the
    * dataset does not serve that workspace.

@@ -7,6 +7,7 @@ import type {
 import type { DocumentValueChanges, MetadataRepository, Renamed, SaveRefusal } from "@service-api/ports";
 import { type Kysely, type Selectable, sql } from "kysely";
 import { compiledForIds, compiledRead, compiledReadWith } from "../compiled-read.js";
+import type { GroupFlush } from "../group-flush.js";
 import type { DatabaseSchema, MetadataFieldTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import {
@@ -71,6 +72,20 @@ const fieldOfDataset = compiledRead((db, datasetId: string, fieldId: string) =>
     .where("id", "=", fieldId)
     .where("dataset_id", "=", datasetId),
 );
+const renameStatement = (
+  db: Kysely<DatabaseSchema>,
+  scoped: DatasetScope,
+  datasetId: string,
+  fieldId: string,
+  name: string,
+  servedTo: string | undefined,
+) =>
+  db
+    .updateTable("metadata_fields")
+    .set({ name })
+    .where("id", "=", fieldId)
+    .where("dataset_id", "=", scoped(db, datasetId, servedTo))
+    .returning(FIELD_COLUMNS);
 /**
  * A field's write statements, compiled once (on PostgreSQL, named): without a dataset check, and
  * checking that the dataset serves the workspace (`ServedTo`) as they write.
@@ -108,12 +123,14 @@ const fieldWrites = (scoped: DatasetScope) => ({
         .returning("id"),
   ),
   rename: compiledRead((db, datasetId: string, fieldId: string, name: string, servedTo: string | undefined) =>
-    db
-      .updateTable("metadata_fields")
-      .set({ name })
-      .where("id", "=", fieldId)
-      .where("dataset_id", "=", scoped(db, datasetId, servedTo))
-      .returning(FIELD_COLUMNS),
+    renameStatement(db, scoped, datasetId, fieldId, name, servedTo),
+  ),
+  /** The rename committed without waiting for the flush (`earlyLockRelease`): await the flush after. */
+  renameUnflushed: compiledReadWith(
+    (db, features, datasetId: string, fieldId: string, name: string, servedTo: string | undefined) =>
+      renameStatement(db, scoped, datasetId, fieldId, name, servedTo).where(
+        features.earlyLockRelease!.commitUnflushed,
+      ),
   ),
   // The values go with the field (foreign key, on delete cascade), and their triggers take the
   // field's counter rows. Where rows lock, the dataset is locked first, in the same statement, as
@@ -232,6 +249,8 @@ export class KyselyMetadataRepository implements MetadataRepository {
   constructor(
     private readonly db: Kysely<DatabaseSchema>,
     private readonly features: SqlFeatures,
+    /** Given outside transactions where locks are released early (`createKyselyRepositories`). */
+    private readonly commitFlush?: GroupFlush,
   ) {}
 
   async saveField(field: MetadataField): Promise<SaveRefusal | undefined> {
@@ -307,10 +326,18 @@ export class KyselyMetadataRepository implements MetadataRepository {
     servedTo?: string,
   ): Promise<Renamed<MetadataField>> {
     // Values are keyed by field id: one row changes, whatever the number of documents. The unique
-    // (dataset, name) constraint refuses a taken name; no read first.
+    // (dataset, name) constraint refuses a taken name; no read first. Renames of one field commit
+    // in turn: where it can, the row is let go before the commit's flush, which the answer awaits.
+    const writes = fieldWritesFor(servedTo);
     try {
-      const [row] = await fieldWritesFor(servedTo).rename(this.db, datasetId, fieldId, name, servedTo);
-      return row ? fieldFromRow(row) : "not_found";
+      if (!this.commitFlush) {
+        const [row] = await writes.rename(this.db, datasetId, fieldId, name, servedTo);
+        return row ? fieldFromRow(row) : "not_found";
+      }
+      const [row] = await writes.renameUnflushed(this.features)(this.db, datasetId, fieldId, name, servedTo);
+      if (!row) return "not_found";
+      await this.commitFlush.wait();
+      return fieldFromRow(row);
     } catch (error) {
       if (this.features.isUniqueViolation(error)) return "name_taken";
       throw error;

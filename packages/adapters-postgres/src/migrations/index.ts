@@ -14,6 +14,7 @@ import * as fieldCountSlots from "./0009-field-count-slots.js";
 import * as idCollation from "./0010-id-collation.js";
 import * as valueWrites from "./0011-value-writes.js";
 import * as countsAtCommit from "./0012-counts-at-commit.js";
+import * as commitFlushMarks from "./0013-commit-flush-marks.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -29,6 +30,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0010-id-collation": idCollation,
   "0011-value-writes": valueWrites,
   "0012-counts-at-commit": countsAtCommit,
+  "0013-commit-flush-marks": commitFlushMarks,
 };
 
 export const postgresMigrations: MigrationProvider = {

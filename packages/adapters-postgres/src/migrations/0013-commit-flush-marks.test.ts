@@ -1,0 +1,45 @@
+import { type Kysely, sql } from "kysely";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { migrationsAt } from "../testing/migrations-at.js";
+import {
+  createTestDatabase,
+  createTestSchema,
+  requirePostgresForTests,
+  type TestDatabase,
+} from "../testing/test-databases.js";
+
+const available = await requirePostgresForTests();
+
+/** The schema's sequences. */
+const sequences = async (db: Kysely<unknown>) => {
+  const { rows } = await sql<{ name: string }>`
+    select sequencename as name from pg_sequences where schemaname = current_schema()`.execute(db);
+  return rows.map(({ name }) => name);
+};
+
+describe.skipIf(!available)("migration 0013 (the commit flush's sequence)", () => {
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(() => database?.drop());
+
+  it("adds the sequence whose setval flushes, logged (a flush must write to the WAL), and takes it away", async () => {
+    const { db, migrator } = await migrationsAt(await createTestSchema(database.url));
+    try {
+      expect((await migrator.migrateTo("0012-counts-at-commit")).error).toBeUndefined();
+      const before = await sequences(db);
+      expect(before).not.toContain("commit_flush_marks");
+      expect((await migrator.migrateTo("0013-commit-flush-marks")).error).toBeUndefined();
+      expect(await sequences(db)).toEqual([...before, "commit_flush_marks"]);
+      const { rows } = await sql<{ persistence: string }>`
+        select relpersistence as persistence from pg_class
+        where relname = 'commit_flush_marks' and relnamespace = current_schema()::regnamespace`.execute(db);
+      expect(rows).toEqual([{ persistence: "p" }]);
+      expect((await migrator.migrateDown()).error).toBeUndefined();
+      expect(await sequences(db)).toEqual(before);
+    } finally {
+      await db.destroy();
+    }
+  });
+});
