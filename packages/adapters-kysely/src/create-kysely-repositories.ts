@@ -19,8 +19,9 @@ export interface KyselyRepositoryOptions {
   /** The access revision when the driver knows it without a query (`KyselyStoreOptions`). */
   knownAccessRevision?: () => number | undefined;
   /**
-   * Where `features.earlyLockRelease` is given and `db` is not a transaction: the flush its early
-   * writes wait for together. Absent, every write commits with the flush as usual.
+   * The flush that writes releasing their locks early wait for together (`features.earlyLockRelease`).
+   * Ignored for a transaction (whose own commit flushes) and where the features have no early
+   * release: every write then commits with its flush as usual.
    */
   commitFlush?: GroupFlush;
 }
@@ -30,12 +31,13 @@ export function createKyselyRepositories(
   features: SqlFeatures,
   { knownAccessRevision, commitFlush }: KyselyRepositoryOptions = {},
 ): Repositories {
+  const flush = features.earlyLockRelease && !db.isTransaction ? commitFlush : undefined;
   const repositories = {
     workspaces: new KyselyWorkspaceRepository(db),
     apiKeys: new KyselyApiKeyRepository(db, knownAccessRevision),
     datasets: new KyselyDatasetRepository(db, features),
     documents: new KyselyDocumentRepository(db, features),
-    metadata: new KyselyMetadataRepository(db, features, commitFlush),
+    metadata: new KyselyMetadataRepository(db, features, flush),
     tags: new KyselyTagRepository(db, features),
     apps: new KyselyAppRepository(db),
     endUsers: new KyselyEndUserRepository(db),

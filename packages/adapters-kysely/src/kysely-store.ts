@@ -20,6 +20,11 @@ export interface KyselyStoreOptions extends StoreGuard {
    */
   knownAccessRevision?: () => number | undefined;
   /**
+   * How many connections the driver has lost since the store opened: a commit flush is trusted
+   * only when none was lost between the write and the flush's end (`GroupFlush`).
+   */
+  connectionsLost?: () => number;
+  /**
    * What a transaction of many rows (`TransactionOptions.manyRows`) runs first and last so that
    * its counts are kept once, at its end (PostgreSQL); absent, it counts as any other.
    */
@@ -45,7 +50,7 @@ export function kyselyStore(db: Kysely<DatabaseSchema>, storeOptions: KyselyStor
   const options = { ...storeOptions, calls: new OpenCalls(), lockWaits: new LockWaits() };
   const early = options.features.earlyLockRelease;
   // Writes that release their locks early wait for the flush together; in a transaction, none do.
-  const commitFlush = early && new GroupFlush(() => early.flush(db));
+  const commitFlush = early && new GroupFlush(() => early.flush(db), options.connectionsLost);
   const repositories = (executor: Kysely<DatabaseSchema>, inTransaction: boolean) =>
     guardRepositories(
       createKyselyRepositories(executor, options.features, {

@@ -1,3 +1,4 @@
+import { StoreUnavailableError } from "@service-api/domain";
 import type { Store } from "@service-api/ports";
 import { aDataset, aMetadataField, aWorkspace } from "@service-api/ports/testing";
 import pg from "pg";
@@ -139,6 +140,65 @@ describe.skipIf(!available)("early lock release on PostgreSQL: field renames", (
     expect(await nameNow()).toBe("in a transaction");
     expect(statements.some((sql) => sql.includes("synchronous_commit"))).toBe(false);
     expect(statements.some((sql) => sql.includes("commit_flush_marks"))).toBe(false);
+  });
+
+  it("refuses a rename (503) when a connection was lost between its commit and its flush", async () => {
+    const release = await holdTheFlush();
+    let renaming: Promise<unknown> | undefined;
+    try {
+      renaming = store.repositories.metadata.renameField(dataset.id, field.id, "while a connection dies");
+      await eventually(async () => (await nameNow()) === "while a connection dies");
+      // One of the pool's idle connections ends (a restart, a failover, an administrator would end them all).
+      const ended = await observer.query(
+        `select pg_terminate_backend(pid) from pg_stat_activity
+          where application_name = 'service-api' and datname = current_database() and state = 'idle'`,
+      );
+      expect(ended.rowCount).toBeGreaterThan(0);
+      const failure = renaming.catch((error: unknown) => error);
+      await release();
+      // The flush may have reached a server that never had the commit: not vouched for.
+      expect(await failure).toBeInstanceOf(StoreUnavailableError);
+    } finally {
+      await release().catch(() => {});
+      await renaming?.catch(() => {});
+    }
+    // The store serves on, and vouches for the next rename.
+    expect(await store.repositories.metadata.renameField(dataset.id, field.id, "after")).toMatchObject({
+      name: "after",
+    });
+  });
+
+  it("commits each rename with its own flush for a role that may not setval the flush's sequence", async () => {
+    const role = `service_api_no_flush_${process.pid}`;
+    const admin = new pg.Client({ connectionString: databaseUrl });
+    await admin.connect();
+    const schema = (await admin.query("select current_schema() as name")).rows[0].name as string;
+    await admin.query(`create role ${role} login`);
+    await admin.query(`grant usage on schema ${schema} to ${role}`);
+    await admin.query(`grant all on all tables in schema ${schema} to ${role}`);
+    const asRole = new URL(databaseUrl);
+    asRole.username = role;
+    const seen: string[] = [];
+    const served = await openPostgresStore({
+      databaseUrl: asRole.toString(),
+      fieldCountFolding: false,
+      accessListener: false,
+      onQuery: (sql) => seen.push(sql),
+    });
+    try {
+      expect(
+        await served.repositories.metadata.renameField(dataset.id, field.id, "by a plain role"),
+      ).toMatchObject({
+        name: "by a plain role",
+      });
+      expect(seen.some((sql) => sql.includes("synchronous_commit"))).toBe(false);
+      expect(seen.some((sql) => sql.includes("setval"))).toBe(false);
+    } finally {
+      await served.close();
+      await admin.query(`drop owned by ${role}`);
+      await admin.query(`drop role ${role}`);
+      await admin.end();
+    }
   });
 
   it("answers a taken name or a missing field without a flush", async () => {

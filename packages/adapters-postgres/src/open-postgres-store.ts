@@ -3,6 +3,7 @@ import {
   kyselyStore,
   migrationFailed,
   runCompiledDirectly,
+  type SqlFeatures,
 } from "@service-api/adapters-kysely";
 import type { Store, StoreMonitor } from "@service-api/ports";
 import { Kysely, PostgresDialect, sql } from "kysely";
@@ -38,8 +39,10 @@ export interface PostgresPoolOptions {
   statementTimeoutMs: number;
   /**
    * How long a statement waits for a lock another transaction holds (an import's, a long write's)
-   * before it is refused, in ms (`lock_timeout`): a busy store, not an outage. It takes effect
-   * below `statementTimeoutMs`, which cuts any wait first. 0: no limit. Migrations wait as before.
+   * before it is refused, in ms (`lock_timeout`): a busy store, not an outage. Below
+   * `statementTimeoutMs` (which would cut the wait first, as an outage) or 0, no limit; left unset,
+   * 5 s or half the statement time-out, whichever is less (`lockTimeoutFor`). Migrations wait as
+   * before.
    */
   lockTimeoutMs: number;
   /** How long an idle connection is kept, in ms. */
@@ -66,6 +69,29 @@ export const DEFAULT_POOL: PostgresPoolOptions = {
   namedStatements: 200,
   openTimeoutMs: 30_000,
 };
+
+/**
+ * The lock time-out a pool takes when none is given: the default, or half a statement time-out
+ * that is not above it, so a lock wait always ends as a lock (a busy store) and not as a
+ * statement cut (an outage).
+ */
+export function lockTimeoutFor(statementTimeoutMs: number): number {
+  if (statementTimeoutMs === 0) return DEFAULT_POOL.lockTimeoutMs;
+  return Math.max(1, Math.min(DEFAULT_POOL.lockTimeoutMs, Math.floor(statementTimeoutMs / 2)));
+}
+
+/**
+ * Why `lockTimeoutMs` cannot take effect beside `statementTimeoutMs` (named `statementTimeoutName`),
+ * or undefined: a lock time-out at or above a statement time-out never ends a wait.
+ */
+export function lockTimeoutProblem(
+  lockTimeoutMs: number,
+  statementTimeoutMs: number,
+  statementTimeoutName: string,
+): string | undefined {
+  if (lockTimeoutMs === 0 || statementTimeoutMs === 0 || lockTimeoutMs < statementTimeoutMs) return undefined;
+  return `expected less than ${statementTimeoutName} (${statementTimeoutMs}), or 0: the statement time-out would end every lock wait first, as an outage`;
+}
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database`, with any libpq-style parameters pg understands. */
@@ -100,6 +126,8 @@ export async function openPostgresStore({
   const foldingOptions =
     folding === false ? undefined : checkedFolding({ ...DEFAULT_FIELD_COUNT_FOLDING, ...folding });
   const bounds = { ...DEFAULT_POOL, ...options.pool };
+  if (options.pool?.lockTimeoutMs === undefined)
+    bounds.lockTimeoutMs = lockTimeoutFor(bounds.statementTimeoutMs);
   const sockets = new ConnectionSockets();
   const opening = openOn(sockets, { ...options, pool: bounds }, foldingOptions);
   return openedWithin(bounds.openTimeoutMs, opening, () => sockets.cut());
@@ -143,7 +171,11 @@ async function openOn(
   // A connection the server drops (a restart, a failover, pg_terminate_backend) emits "error" on
   // its client, in use or not; unheard, that ends the process. The query it ran fails on its own,
   // and the pool discards the connection when it comes back; an idle one is discarded at once.
-  const connectionLost = (error: Error) => monitor?.connectionLost(error);
+  let connectionsLost = 0;
+  const connectionLost = (error: Error) => {
+    connectionsLost += 1;
+    monitor?.connectionLost(error);
+  };
   pool.on("connect", (client) => client.on("error", connectionLost));
   pool.on("error", () => {});
   const statements = new NamedStatements(namedStatements);
@@ -151,8 +183,10 @@ async function openOn(
     dialect: new PostgresDialect({ pool: namingPool(pool, statements) }),
     log: onQuery && ((event) => onQuery(event.query.sql, event.query.parameters)),
   });
+  let features: SqlFeatures;
   try {
     await migrateToLatest(db);
+    features = await featuresFor(db);
   } catch (error) {
     await db.destroy();
     unanswered.stop();
@@ -171,7 +205,8 @@ async function openOn(
     isConflict: isPostgresConflict,
     isLocked: isLockNotAvailable,
     monitor,
-    features: postgresFeatures,
+    features,
+    connectionsLost: () => connectionsLost,
     // Migration 0012: the counting triggers note their changes, counted once at the end.
     countsOnce: { begin: sql`select count_later()`, end: sql`select count_now()` },
     connections: () => ({
@@ -205,6 +240,19 @@ async function migrateToLatest(db: Kysely<DatabaseSchema>): Promise<void> {
     if (error) throw migrationFailed("PostgreSQL", error);
     await sql`reset lock_timeout`.execute(connection);
   });
+}
+
+/**
+ * PostgreSQL's features, without early lock release where the role may not `setval` the commit
+ * flush's sequence (migrated by its owner, served by a role granted the tables only): such a role
+ * commits each write with its own flush, as before.
+ */
+async function featuresFor(db: Kysely<DatabaseSchema>): Promise<SqlFeatures> {
+  const { rows } = await sql<{ may: boolean }>`
+    select has_sequence_privilege('commit_flush_marks', 'UPDATE') as may`.execute(db);
+  if (rows[0]?.may) return postgresFeatures;
+  const { earlyLockRelease: _, ...withoutEarlyRelease } = postgresFeatures;
+  return withoutEarlyRelease;
 }
 
 /** How long closing the store lets its connections close politely before it cuts them. */

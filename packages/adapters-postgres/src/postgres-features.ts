@@ -42,6 +42,11 @@ function textFilterArgument(text: string): string {
   return `p${asciiFoldedPattern(text)}`;
 }
 
+/** A commit that waits for the WAL flush past every earlier commit (migration 0013); named, as reads are. */
+const flushCommits = compiledRead((db) =>
+  db.selectNoFrom(sql<string>`setval('commit_flush_marks', 1)`.as("marked")),
+);
+
 /**
  * PostgreSQL's answers: `lower()` and ILIKE fold by the locale, beyond ASCII, so the filter is a
  * case-sensitive regular expression that folds ASCII letters itself (`asciiFoldedPattern`; with
@@ -49,11 +54,6 @@ function textFilterArgument(text: string): string {
  * text `translate` and `strpos` still; the pg_trgm GIN index (migration 0006) serves an ILIKE
  * pattern, whose candidates the exact filter then narrows.
  */
-/** A commit that waits for the WAL flush past every earlier commit (migration 0013); named, as reads are. */
-const flushCommits = compiledRead((db) =>
-  db.selectNoFrom(sql<string>`setval('commit_flush_marks', 1)`.as("marked")),
-);
-
 export const postgresFeatures: SqlFeatures = {
   containsText: (column, argument) => {
     const [value, rest] = [sql.ref(column), sql`substr(${argument}::text, 2)`];

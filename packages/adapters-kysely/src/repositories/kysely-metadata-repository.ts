@@ -1,8 +1,9 @@
-import type {
-  MetadataEntry,
-  MetadataField,
-  MetadataFieldType,
-  MetadataFieldUsage,
+import {
+  type MetadataEntry,
+  type MetadataField,
+  type MetadataFieldType,
+  type MetadataFieldUsage,
+  StoreUnavailableError,
 } from "@service-api/domain";
 import type { DocumentValueChanges, MetadataRepository, Renamed, SaveRefusal } from "@service-api/ports";
 import { type Kysely, type Selectable, sql } from "kysely";
@@ -334,13 +335,26 @@ export class KyselyMetadataRepository implements MetadataRepository {
         const [row] = await writes.rename(this.db, datasetId, fieldId, name, servedTo);
         return row ? fieldFromRow(row) : "not_found";
       }
+      const mark = this.commitFlush.mark();
       const [row] = await writes.renameUnflushed(this.features)(this.db, datasetId, fieldId, name, servedTo);
       if (!row) return "not_found";
-      await this.commitFlush.wait();
+      await this.#flushed(mark);
       return fieldFromRow(row);
     } catch (error) {
       if (this.features.isUniqueViolation(error)) return "name_taken";
       throw error;
+    }
+  }
+
+  /**
+   * Waits for the flush that makes an early-released commit durable. Failed, the commit may or may
+   * not last: a store that cannot answer now (503), never a conflict that would run the write again.
+   */
+  async #flushed(mark: number): Promise<void> {
+    try {
+      await this.commitFlush!.wait(mark);
+    } catch (error) {
+      throw error instanceof StoreUnavailableError ? error : new StoreUnavailableError({ cause: error });
     }
   }
 

@@ -31,13 +31,26 @@ describe.skipIf(!available)("migration 0013 (the commit flush's sequence)", () =
       const before = await sequences(db);
       expect(before).not.toContain("commit_flush_marks");
       expect((await migrator.migrateTo("0013-commit-flush-marks")).error).toBeUndefined();
-      expect(await sequences(db)).toEqual([...before, "commit_flush_marks"]);
+      expect((await sequences(db)).sort()).toEqual([...before, "commit_flush_marks"].sort());
       const { rows } = await sql<{ persistence: string }>`
         select relpersistence as persistence from pg_class
         where relname = 'commit_flush_marks' and relnamespace = current_schema()::regnamespace`.execute(db);
       expect(rows).toEqual([{ persistence: "p" }]);
+      // Its setval takes a transaction id (and writes to the WAL): what makes its commit wait for the flush.
+      const xid = await db.connection().execute(async (one) => {
+        await sql`begin`.execute(one);
+        try {
+          await sql`select setval('commit_flush_marks', 1)`.execute(one);
+          const { rows } = await sql<{ xid: string | null }>`
+            select pg_current_xact_id_if_assigned()::text as xid`.execute(one);
+          return rows[0]?.xid;
+        } finally {
+          await sql`rollback`.execute(one);
+        }
+      });
+      expect(xid).toMatch(/^\d+$/);
       expect((await migrator.migrateDown()).error).toBeUndefined();
-      expect(await sequences(db)).toEqual(before);
+      expect((await sequences(db)).sort()).toEqual([...before].sort());
     } finally {
       await db.destroy();
     }
