@@ -38,10 +38,7 @@ export interface AdminOptions {
  * is unavailable".
  */
 export function adminStoreOptions(environment: Record<string, string | undefined>) {
-  const options = storeOptionsFromEnvironment(environment);
-  if (!environment.DATABASE_STATEMENT_TIMEOUT_MS) options.pool.statementTimeoutMs = 0;
-  if (!environment.DATABASE_LOCK_TIMEOUT_MS) options.pool.lockTimeoutMs = 0;
-  return options;
+  return storeOptionsFromEnvironment(environment, { statementTimeoutMs: 0, lockTimeoutMs: 0 });
 }
 
 /** The CLI's composition root: the store `DATABASE_URL` names and the provisioning use cases over it. */

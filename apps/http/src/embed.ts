@@ -94,7 +94,8 @@ function checkedSettings(options: ServiceApiOptions): ServiceApiSettings {
   const outage = new StoreOutage(logger);
   const storeOptions: StoreOptions = {
     databaseUrl: config.databaseUrl,
-    pool: { ...config.pool, ...options.pool },
+    // Not given, the lock time-out follows the statement time-out given here (`lockTimeoutFor`).
+    pool: { ...config.pool, lockTimeoutMs: undefined, ...options.pool },
     postgres: { ...config.postgres, ...options.postgres },
     sqlite: { ...config.sqlite, ...options.sqlite },
     monitor: outage,

@@ -157,6 +157,13 @@ describe("a router whose store cannot be opened", () => {
         { databaseUrl: `file:${join(folder, "kb.sqlite")}`, sqlite: { busyTimeoutMs: -5 } },
         "sqlite.busyTimeoutMs",
       ],
+      [
+        {
+          databaseUrl: `file:${join(folder, "kb.sqlite")}`,
+          pool: { statementTimeoutMs: 300, lockTimeoutMs: 300 },
+        },
+        "pool.lockTimeoutMs: expected less than pool.statementTimeoutMs (300)",
+      ],
     ];
     for (const [options, named] of refused) {
       expect(() => createServiceApiRouter(options)).toThrow(StoreOptionsError);
@@ -164,6 +171,15 @@ describe("a router whose store cannot be opened", () => {
       await expect(openServiceApi(options)).rejects.toThrow(named);
     }
     expect(readdirSync(folder)).toEqual([]);
+  });
+
+  it("takes a short statement time-out alone: the lock time-out follows it, not the default's 5 s", async () => {
+    const folder = temporaryFolder();
+    const api = await openServiceApi({
+      databaseUrl: `file:${join(folder, "kb.sqlite")}`,
+      pool: { statementTimeoutMs: 300 },
+    });
+    await api.close();
   });
 });
 

@@ -241,7 +241,8 @@ describe.runIf(TEST_STORE === "postgres")("PostgreSQL out of time", () => {
   });
 
   it("answers 503 when a statement runs past DATABASE_STATEMENT_TIMEOUT_MS, and writes nothing", async () => {
-    server = await startTestServer({ DATABASE_STATEMENT_TIMEOUT_MS: "300" });
+    // No lock time-out: the held lock keeps the statement running until the statement time-out.
+    server = await startTestServer({ DATABASE_STATEMENT_TIMEOUT_MS: "300", DATABASE_LOCK_TIMEOUT_MS: "0" });
     const world = await seedWorkspace(server.store.repositories);
     const release = await lockVariables(server.databaseUrl);
     const path = `/v1/conversations/${world.conversation.id}/variables/${world.variable.id}`;

@@ -62,4 +62,41 @@ describe.skipIf(!available)("a lock held elsewhere, on PostgreSQL", () => {
     expect((await store.repositories.workspaces.findById(workspace.id))?.name).toBe("after");
     await store.close();
   });
+
+  it("ends a lock wait before a short statement time-out when no lock time-out is given: busy, not an outage", async () => {
+    const databaseUrl = await createTestSchema(database.url);
+    const events: string[] = [];
+    const code = (error: Error) => (error as { code?: string }).code;
+    const store = await openPostgresStore({
+      databaseUrl,
+      pool: { max: 1, statementTimeoutMs: 600 },
+      fieldCountFolding: false,
+      accessListener: false,
+      monitor: {
+        unavailable: (error) => events.push(`unavailable ${code(error)}`),
+        lockWaitExceeded: (error) => events.push(`lock held ${code(error)}`),
+        available: () => {},
+        connectionLost: () => events.push("lost"),
+      },
+    });
+    const workspace = aWorkspace();
+    await store.repositories.workspaces.save(workspace);
+    const blocker = new pg.Client({ connectionString: databaseUrl });
+    await blocker.connect();
+    try {
+      await blocker.query("begin");
+      await blocker.query("lock table workspaces in access exclusive mode");
+      const failure = await store.repositories.workspaces
+        .save({ ...workspace, name: "while locked" })
+        .catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(StoreUnavailableError);
+      // The lock time-out (half the statement time-out) ended the wait, not the statement time-out.
+      expect((failure as Error).cause).toMatchObject({ code: "55P03" });
+      expect(events).toEqual(["lock held 55P03"]);
+    } finally {
+      await blocker.query("rollback");
+      await blocker.end();
+    }
+    await store.close();
+  });
 });

@@ -66,6 +66,23 @@ describe("checkStoreOptions", () => {
     expect(error.message).not.toContain("s3cret");
   });
 
+  it("refuses a lock time-out at or above the statement time-out, which would end every lock wait first", () => {
+    const expected = (statement: number) =>
+      `pool.lockTimeoutMs: expected less than pool.statementTimeoutMs (${statement}), or 0: the statement time-out would end every lock wait first, as an outage`;
+    expect(refusalOf({ pool: { lockTimeoutMs: 300, statementTimeoutMs: 300 } }).problems).toEqual([
+      expected(300),
+    ]);
+    // The statement time-out's default (15 s) counts when it is not given.
+    expect(refusalOf({ pool: { lockTimeoutMs: 15_000 } }).problems).toEqual([expected(15_000)]);
+    for (const pool of [
+      { lockTimeoutMs: 299, statementTimeoutMs: 300 },
+      { lockTimeoutMs: 20_000, statementTimeoutMs: 0 },
+      { lockTimeoutMs: 0, statementTimeoutMs: 300 },
+      { statementTimeoutMs: 1 },
+    ])
+      expect(() => checkStoreOptions({ pool }), JSON.stringify(pool)).not.toThrow();
+  });
+
   it("accepts every bound and tuning at its limits, and leaves an undefined one to its default", () => {
     const lowest: StoreOptions = {
       pool: {
@@ -85,7 +102,8 @@ describe("checkStoreOptions", () => {
         max: Number.MAX_SAFE_INTEGER,
         connectionTimeoutMs: 2 ** 31 - 1,
         statementTimeoutMs: 2 ** 31 - 1,
-        lockTimeoutMs: 2 ** 31 - 1,
+        // Below the statement time-out, the only place a lock time-out takes effect.
+        lockTimeoutMs: 2 ** 31 - 2,
         idleTimeoutMs: 2 ** 31 - 1,
         namedStatements: Number.MAX_SAFE_INTEGER,
         openTimeoutMs: 2 ** 31 - 1,

@@ -1,4 +1,4 @@
-import { isPostgresUrl } from "@service-api/adapters-postgres";
+import { DEFAULT_POOL, isPostgresUrl, lockTimeoutProblem } from "@service-api/adapters-postgres";
 import type { StoreOptions } from "./open-store.js";
 import {
   databaseUrlProblem,
@@ -26,7 +26,8 @@ export class StoreOptionsError extends Error {
 /**
  * Throws a `StoreOptionsError` naming every bad option: a database URL that names no store (see
  * `databaseUrl`), a bound or tuning that is not a whole number within its range (pool `max` ≥ 1,
- * time-outs from 0 to 2147483647 ms, `fieldCountFoldMs` from 0 to a day, `mmapSizeBytes` ≥ 0),
+ * time-outs from 0 to 2147483647 ms, `fieldCountFoldMs` from 0 to a day, `mmapSizeBytes` ≥ 0), a
+ * lock time-out at or above the statement time-out (both above 0),
  * or a `synchronous` other than `"normal"` or `"full"`; and SQLite on a Node.js its driver cannot run
  * on. An option left undefined takes its default.
  * `openStore` calls it before it connects or touches the disk.
@@ -45,7 +46,18 @@ export function checkStoreOptions(options: StoreOptions): void {
     databaseUrl === undefined || (typeof databaseUrl === "string" && !isPostgresUrl(databaseUrl));
   const runtimeProblem = sqliteNamed ? sqliteRuntimeProblem(process.versions.node) : undefined;
   if (runtimeProblem) problems.push(`databaseUrl: ${runtimeProblem}`);
-  problems.push(...wholeNumberProblems("pool", pool, POOL_RULES));
+  const poolProblems = wholeNumberProblems("pool", pool, POOL_RULES);
+  problems.push(...poolProblems);
+  if (poolProblems.length === 0 && isObject(pool) && pool.lockTimeoutMs !== undefined) {
+    const statementTimeoutMs =
+      (pool.statementTimeoutMs as number | undefined) ?? DEFAULT_POOL.statementTimeoutMs;
+    const problem = lockTimeoutProblem(
+      pool.lockTimeoutMs as number,
+      statementTimeoutMs,
+      "pool.statementTimeoutMs",
+    );
+    if (problem) problems.push(`pool.lockTimeoutMs: ${problem}`);
+  }
   problems.push(...wholeNumberProblems("postgres", postgres, POSTGRES_RULES));
   problems.push(...wholeNumberProblems("sqlite", sqlite, SQLITE_RULES));
   const synchronous = isObject(sqlite) ? sqlite.synchronous : undefined;

@@ -43,6 +43,35 @@ describe("storeOptionsFromEnvironment", () => {
     ).toMatchObject({ max: 3, statementTimeoutMs: 15000, namedStatements: 0, openTimeoutMs: 0 });
   });
 
+  it("takes a lock time-out below the statement time-out when none is given, and refuses one that is not", () => {
+    const lock = (environment: Record<string, string>) =>
+      storeOptionsFromEnvironment(environment).pool.lockTimeoutMs;
+    expect(lock({})).toBe(5000);
+    expect(lock({ DATABASE_STATEMENT_TIMEOUT_MS: "3000" })).toBe(1500);
+    expect(lock({ DATABASE_STATEMENT_TIMEOUT_MS: "1" })).toBe(1);
+    expect(lock({ DATABASE_STATEMENT_TIMEOUT_MS: "0" })).toBe(5000);
+    expect(lock({ DATABASE_STATEMENT_TIMEOUT_MS: "3000", DATABASE_LOCK_TIMEOUT_MS: "2999" })).toBe(2999);
+    expect(lock({ DATABASE_STATEMENT_TIMEOUT_MS: "3000", DATABASE_LOCK_TIMEOUT_MS: "0" })).toBe(0);
+    expect(lock({ DATABASE_STATEMENT_TIMEOUT_MS: "0", DATABASE_LOCK_TIMEOUT_MS: "60000" })).toBe(60000);
+    const outage = "or 0: the statement time-out would end every lock wait first, as an outage";
+    expect(() =>
+      storeOptionsFromEnvironment({
+        DATABASE_STATEMENT_TIMEOUT_MS: "3000",
+        DATABASE_LOCK_TIMEOUT_MS: "3000",
+      }),
+    ).toThrow(`DATABASE_LOCK_TIMEOUT_MS: expected less than DATABASE_STATEMENT_TIMEOUT_MS (3000), ${outage}`);
+    expect(() => storeOptionsFromEnvironment({ DATABASE_LOCK_TIMEOUT_MS: "20000" })).toThrow(
+      `DATABASE_LOCK_TIMEOUT_MS: expected less than the statement time-out (15000), ${outage}`,
+    );
+    // Defaults of the caller's own (a command's: no statement time-out) count as given.
+    expect(
+      storeOptionsFromEnvironment(
+        { DATABASE_LOCK_TIMEOUT_MS: "20000" },
+        { statementTimeoutMs: 0, lockTimeoutMs: 0 },
+      ).pool,
+    ).toMatchObject({ statementTimeoutMs: 0, lockTimeoutMs: 20000 });
+  });
+
   it("names every bad bound", () => {
     expect(() =>
       storeOptionsFromEnvironment({
@@ -94,7 +123,12 @@ describe("storeOptionsFromEnvironment", () => {
       expect(() => storeOptionsFromEnvironment({ [variable]: "2147483648" })).toThrow(
         `${variable}: expected a whole number ≥ 0 and ≤ 2147483647`,
       );
-      expect(() => storeOptionsFromEnvironment({ [variable]: "2147483647" })).not.toThrow();
+      // The lock time-out at its limit, with no statement time-out to stay below.
+      const noStatementLimit =
+        variable === "DATABASE_LOCK_TIMEOUT_MS" ? { DATABASE_STATEMENT_TIMEOUT_MS: "0" } : {};
+      expect(() =>
+        storeOptionsFromEnvironment({ ...noStatementLimit, [variable]: "2147483647" }),
+      ).not.toThrow();
     }
   });
 
@@ -109,7 +143,8 @@ describe("storeOptionsFromEnvironment", () => {
     const highest = {
       DATABASE_CONNECT_TIMEOUT_MS: "2147483647",
       DATABASE_STATEMENT_TIMEOUT_MS: "2147483647",
-      DATABASE_LOCK_TIMEOUT_MS: "2147483647",
+      // Below the statement time-out, where a lock time-out takes effect.
+      DATABASE_LOCK_TIMEOUT_MS: "2147483646",
       DATABASE_IDLE_TIMEOUT_MS: "2147483647",
       DATABASE_FIELD_COUNT_FOLD_MS: "86400000",
       SQLITE_BUSY_TIMEOUT_MS: "2147483647",

@@ -1,4 +1,9 @@
-import { DEFAULT_POOL, type PostgresPoolOptions } from "@service-api/adapters-postgres";
+import {
+  DEFAULT_POOL,
+  lockTimeoutFor,
+  lockTimeoutProblem,
+  type PostgresPoolOptions,
+} from "@service-api/adapters-postgres";
 import { DEFAULT_DATABASE_URL, type SqliteSynchronous } from "@service-api/adapters-sqlite";
 import {
   DEFAULT_POSTGRES_TUNING,
@@ -38,8 +43,13 @@ export class StoreEnvironmentError extends Error {}
  * `DATABASE_FIELD_COUNT_FOLD_MS` (0: never) and SQLite's `SQLITE_MMAP_SIZE` (bytes),
  * `SQLITE_BUSY_TIMEOUT_MS` and `SQLITE_SYNCHRONOUS` (`normal` or `full`, in any case) from an
  * environment, by the rules `checkStoreOptions` applies to options given in code. Empty means unset.
+ * A pool bound unset takes `poolDefaults`' value, else `DEFAULT_POOL`'s; the lock time-out, else
+ * `lockTimeoutFor` the statement time-out.
  */
-export function storeOptionsFromEnvironment(environment: Record<string, string | undefined>): StoreOptions & {
+export function storeOptionsFromEnvironment(
+  environment: Record<string, string | undefined>,
+  poolDefaults: Partial<PostgresPoolOptions> = {},
+): StoreOptions & {
   databaseUrl: string;
   pool: PostgresPoolOptions;
   postgres: PostgresTuning;
@@ -57,9 +67,18 @@ export function storeOptionsFromEnvironment(environment: Record<string, string |
     problems.push(`${variable}: ${expectedWholeNumber(rule)}`);
     return fallback;
   };
-  const pool = { ...DEFAULT_POOL };
+  const pool = { ...DEFAULT_POOL, ...poolDefaults };
   for (const [variable, bound] of Object.entries(POOL_VARIABLES))
     pool[bound] = wholeNumber(variable, POOL_RULES[bound], pool[bound]);
+  if (!environment.DATABASE_LOCK_TIMEOUT_MS)
+    pool.lockTimeoutMs = poolDefaults.lockTimeoutMs ?? lockTimeoutFor(pool.statementTimeoutMs);
+  else if (problems.length === 0) {
+    const name = environment.DATABASE_STATEMENT_TIMEOUT_MS
+      ? "DATABASE_STATEMENT_TIMEOUT_MS"
+      : "the statement time-out";
+    const problem = lockTimeoutProblem(pool.lockTimeoutMs, pool.statementTimeoutMs, name);
+    if (problem) problems.push(`DATABASE_LOCK_TIMEOUT_MS: ${problem}`);
+  }
   const postgres = {
     fieldCountFoldMs: wholeNumber(
       "DATABASE_FIELD_COUNT_FOLD_MS",
