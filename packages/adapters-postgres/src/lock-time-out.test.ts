@@ -2,7 +2,7 @@ import { StoreUnavailableError } from "@service-api/domain";
 import { aWorkspace } from "@service-api/ports/testing";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPostgresStore } from "./open-postgres-store.js";
+import { openPostgresStore, type PostgresPoolOptions } from "./open-postgres-store.js";
 import {
   createTestDatabase,
   createTestSchema,
@@ -11,6 +11,39 @@ import {
 } from "./testing/test-databases.js";
 
 const available = await requirePostgresForTests();
+
+/** A store on a schema of its own, one connection, whose monitor's events are kept in `events`. */
+async function watchedStore(databaseUrl: string, pool: Partial<PostgresPoolOptions>) {
+  const events: string[] = [];
+  const code = (error: Error) => (error as { code?: string }).code;
+  const store = await openPostgresStore({
+    databaseUrl,
+    pool: { max: 1, ...pool },
+    fieldCountFolding: false,
+    accessListener: false,
+    monitor: {
+      unavailable: (error) => events.push(`unavailable ${code(error)}`),
+      lockWaitExceeded: (error) => events.push(`lock held ${code(error)}`),
+      available: () => {},
+      connectionLost: () => events.push("lost"),
+    },
+  });
+  return { store, events };
+}
+
+/** Another connection holding `workspaces` locked while `work` runs. */
+async function whileWorkspacesLocked(databaseUrl: string, work: () => Promise<void>): Promise<void> {
+  const blocker = new pg.Client({ connectionString: databaseUrl });
+  await blocker.connect();
+  try {
+    await blocker.query("begin");
+    await blocker.query("lock table workspaces in access exclusive mode");
+    await work();
+  } finally {
+    await blocker.query("rollback");
+    await blocker.end();
+  }
+}
 
 describe.skipIf(!available)("a lock held elsewhere, on PostgreSQL", () => {
   let database: TestDatabase;
@@ -21,28 +54,11 @@ describe.skipIf(!available)("a lock held elsewhere, on PostgreSQL", () => {
 
   it("refuses a write past lockTimeoutMs as a lock, not an outage, on the connection that migrated too", async () => {
     const databaseUrl = await createTestSchema(database.url);
-    const events: string[] = [];
-    const code = (error: Error) => (error as { code?: string }).code;
     // One connection: the one that migrated (without the lock time-out) is the one that writes.
-    const store = await openPostgresStore({
-      databaseUrl,
-      pool: { max: 1, lockTimeoutMs: 200 },
-      fieldCountFolding: false,
-      accessListener: false,
-      monitor: {
-        unavailable: (error) => events.push(`unavailable ${code(error)}`),
-        lockWaitExceeded: (error) => events.push(`lock held ${code(error)}`),
-        available: () => {},
-        connectionLost: () => events.push("lost"),
-      },
-    });
+    const { store, events } = await watchedStore(databaseUrl, { lockTimeoutMs: 200 });
     const workspace = aWorkspace();
     await store.repositories.workspaces.save(workspace);
-    const blocker = new pg.Client({ connectionString: databaseUrl });
-    await blocker.connect();
-    try {
-      await blocker.query("begin");
-      await blocker.query("lock table workspaces in access exclusive mode");
+    await whileWorkspacesLocked(databaseUrl, async () => {
       const started = performance.now();
       const failure = await store.repositories.workspaces
         .save({ ...workspace, name: "while locked" })
@@ -54,10 +70,7 @@ describe.skipIf(!available)("a lock held elsewhere, on PostgreSQL", () => {
       // Well before the statement time-out (15 s), which would have been an outage.
       expect(waitedMs).toBeLessThan(5_000);
       expect(events).toEqual(["lock held 55P03"]);
-    } finally {
-      await blocker.query("rollback");
-      await blocker.end();
-    }
+    });
     await store.repositories.workspaces.save({ ...workspace, name: "after" });
     expect((await store.repositories.workspaces.findById(workspace.id))?.name).toBe("after");
     await store.close();
@@ -65,27 +78,10 @@ describe.skipIf(!available)("a lock held elsewhere, on PostgreSQL", () => {
 
   it("ends a lock wait before a short statement time-out when no lock time-out is given: busy, not an outage", async () => {
     const databaseUrl = await createTestSchema(database.url);
-    const events: string[] = [];
-    const code = (error: Error) => (error as { code?: string }).code;
-    const store = await openPostgresStore({
-      databaseUrl,
-      pool: { max: 1, statementTimeoutMs: 600 },
-      fieldCountFolding: false,
-      accessListener: false,
-      monitor: {
-        unavailable: (error) => events.push(`unavailable ${code(error)}`),
-        lockWaitExceeded: (error) => events.push(`lock held ${code(error)}`),
-        available: () => {},
-        connectionLost: () => events.push("lost"),
-      },
-    });
+    const { store, events } = await watchedStore(databaseUrl, { statementTimeoutMs: 600 });
     const workspace = aWorkspace();
     await store.repositories.workspaces.save(workspace);
-    const blocker = new pg.Client({ connectionString: databaseUrl });
-    await blocker.connect();
-    try {
-      await blocker.query("begin");
-      await blocker.query("lock table workspaces in access exclusive mode");
+    await whileWorkspacesLocked(databaseUrl, async () => {
       const failure = await store.repositories.workspaces
         .save({ ...workspace, name: "while locked" })
         .catch((error: unknown) => error);
@@ -93,10 +89,7 @@ describe.skipIf(!available)("a lock held elsewhere, on PostgreSQL", () => {
       // The lock time-out (half the statement time-out) ended the wait, not the statement time-out.
       expect((failure as Error).cause).toMatchObject({ code: "55P03" });
       expect(events).toEqual(["lock held 55P03"]);
-    } finally {
-      await blocker.query("rollback");
-      await blocker.end();
-    }
+    });
     await store.close();
   });
 });
