@@ -20,6 +20,10 @@ describe("a command's store options", () => {
     expect(
       adminStoreOptions({ DATABASE_URL: url, DATABASE_LOCK_TIMEOUT_MS: "1500" }).pool.lockTimeoutMs,
     ).toBe(1500);
+    // With a statement time-out, below it, so that a lock wait ends as a lock, not as a cut statement.
+    expect(
+      adminStoreOptions({ DATABASE_URL: url, DATABASE_STATEMENT_TIMEOUT_MS: "3000" }).pool.lockTimeoutMs,
+    ).toBe(1500);
     // Above the server's statement time-out (15 s), but a command has none unless given.
     expect(
       adminStoreOptions({ DATABASE_URL: url, DATABASE_LOCK_TIMEOUT_MS: "60000" }).pool.lockTimeoutMs,

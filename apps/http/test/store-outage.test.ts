@@ -251,6 +251,23 @@ describe.runIf(TEST_STORE === "postgres")("PostgreSQL out of time", () => {
     await release();
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe("1");
+    // Cut by the statement time-out: an outage, not a lock.
+    expect(server.logs.filter((line) => line.msg === "store unavailable")).toHaveLength(1);
+    expect(server.logs.filter((line) => line.msg === "store lock wait exceeded")).toHaveLength(0);
+    await expectUnwrittenThenWritable(server, world, path, token);
+  });
+
+  it("ends a lock wait as busy before a short DATABASE_STATEMENT_TIMEOUT_MS given alone: no outage", async () => {
+    server = await startTestServer({ DATABASE_STATEMENT_TIMEOUT_MS: "600" });
+    const world = await seedWorkspace(server.store.repositories);
+    const release = await lockVariables(server.databaseUrl);
+    const path = `/v1/conversations/${world.conversation.id}/variables/${world.variable.id}`;
+    const token = world.apps["advanced-chat"].key;
+    const refused = await call(server.url, "PUT", path, { token, body: { value: "late", user: "alice" } });
+    await release();
+    expect(refused.status).toBe(503);
+    expect(server.logs.filter((line) => line.msg === "store lock wait exceeded")).toHaveLength(1);
+    expect(server.logs.filter((line) => line.msg === "store unavailable")).toHaveLength(0);
     await expectUnwrittenThenWritable(server, world, path, token);
   });
 });

@@ -92,4 +92,19 @@ describe.skipIf(!available)("a lock held elsewhere, on PostgreSQL", () => {
     });
     await store.close();
   });
+
+  it("refuses a lock time-out given at or above the statement time-out before connecting, and reads an undefined bound as unset", async () => {
+    const databaseUrl = await createTestSchema(database.url);
+    await expect(
+      openPostgresStore({ databaseUrl, pool: { statementTimeoutMs: 300, lockTimeoutMs: 300 } }),
+    ).rejects.toThrow(/^pool\.lockTimeoutMs: expected less than pool\.statementTimeoutMs \(300\)/);
+    const store = await openPostgresStore({
+      databaseUrl,
+      pool: { statementTimeoutMs: undefined, lockTimeoutMs: undefined },
+      fieldCountFolding: false,
+      accessListener: false,
+    });
+    expect(await store.ping()).toBeUndefined();
+    await store.close();
+  });
 });

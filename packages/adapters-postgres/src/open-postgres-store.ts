@@ -39,10 +39,9 @@ export interface PostgresPoolOptions {
   statementTimeoutMs: number;
   /**
    * How long a statement waits for a lock another transaction holds (an import's, a long write's)
-   * before it is refused, in ms (`lock_timeout`): a busy store, not an outage. Below
-   * `statementTimeoutMs` (which would cut the wait first, as an outage) or 0, no limit; left unset,
-   * 5 s or half the statement time-out, whichever is less (`lockTimeoutFor`). Migrations wait as
-   * before.
+   * before it is refused, in ms (`lock_timeout`): a busy store, not an outage. Must be below
+   * `statementTimeoutMs` when both are above 0 (that one would cut the wait first, as an outage);
+   * 0: no limit. Left unset, `lockTimeoutFor` the statement time-out. Migrations wait as before.
    */
   lockTimeoutMs: number;
   /** How long an idle connection is kept, in ms. */
@@ -71,9 +70,9 @@ export const DEFAULT_POOL: PostgresPoolOptions = {
 };
 
 /**
- * The lock time-out a pool takes when none is given: the default, or half a statement time-out
- * that is not above it, so a lock wait always ends as a lock (a busy store) and not as a
- * statement cut (an outage).
+ * The lock time-out a pool takes when none is given: 5000 ms, or half the statement time-out when
+ * that is less (at least 1 ms); 5000 when the statement time-out is 0 (no limit). A lock wait then
+ * has time to end as a lock (a busy store) before the statement time-out would cut it (an outage).
  */
 export function lockTimeoutFor(statementTimeoutMs: number): number {
   if (statementTimeoutMs === 0) return DEFAULT_POOL.lockTimeoutMs;
@@ -125,9 +124,20 @@ export async function openPostgresStore({
   // Checked before anything connects: refused, nothing is left open.
   const foldingOptions =
     folding === false ? undefined : checkedFolding({ ...DEFAULT_FIELD_COUNT_FOLDING, ...folding });
-  const bounds = { ...DEFAULT_POOL, ...options.pool };
-  if (options.pool?.lockTimeoutMs === undefined)
-    bounds.lockTimeoutMs = lockTimeoutFor(bounds.statementTimeoutMs);
+  // A bound given as undefined keeps its default, as `openStore` reads it.
+  const given = Object.fromEntries(
+    Object.entries(options.pool ?? {}).filter(([, value]) => value !== undefined),
+  );
+  const bounds: PostgresPoolOptions = { ...DEFAULT_POOL, ...given };
+  if (given.lockTimeoutMs === undefined) bounds.lockTimeoutMs = lockTimeoutFor(bounds.statementTimeoutMs);
+  else {
+    const problem = lockTimeoutProblem(
+      bounds.lockTimeoutMs,
+      bounds.statementTimeoutMs,
+      "pool.statementTimeoutMs",
+    );
+    if (problem) throw new RangeError(`pool.lockTimeoutMs: ${problem}`);
+  }
   const sockets = new ConnectionSockets();
   const opening = openOn(sockets, { ...options, pool: bounds }, foldingOptions);
   return openedWithin(bounds.openTimeoutMs, opening, () => sockets.cut());

@@ -67,13 +67,18 @@ describe("checkStoreOptions", () => {
   });
 
   it("refuses a lock time-out at or above the statement time-out, which would end every lock wait first", () => {
-    const expected = (statement: number) =>
-      `pool.lockTimeoutMs: expected less than pool.statementTimeoutMs (${statement}), or 0: the statement time-out would end every lock wait first, as an outage`;
+    const outage = "or 0: the statement time-out would end every lock wait first, as an outage";
     expect(refusalOf({ pool: { lockTimeoutMs: 300, statementTimeoutMs: 300 } }).problems).toEqual([
-      expected(300),
+      `pool.lockTimeoutMs: expected less than pool.statementTimeoutMs (300), ${outage}`,
     ]);
     // The statement time-out's default (15 s) counts when it is not given.
-    expect(refusalOf({ pool: { lockTimeoutMs: 15_000 } }).problems).toEqual([expected(15_000)]);
+    expect(refusalOf({ pool: { lockTimeoutMs: 15_000 } }).problems).toEqual([
+      `pool.lockTimeoutMs: expected less than pool.statementTimeoutMs, unset, whose default is (15000), ${outage}`,
+    ]);
+    // Named beside another bad option, as every bad option is.
+    expect(
+      refusalOf({ pool: { max: 0, lockTimeoutMs: 300, statementTimeoutMs: 300 } }).problems,
+    ).toHaveLength(2);
     for (const pool of [
       { lockTimeoutMs: 299, statementTimeoutMs: 300 },
       { lockTimeoutMs: 20_000, statementTimeoutMs: 0 },

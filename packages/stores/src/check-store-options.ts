@@ -48,13 +48,18 @@ export function checkStoreOptions(options: StoreOptions): void {
   if (runtimeProblem) problems.push(`databaseUrl: ${runtimeProblem}`);
   const poolProblems = wholeNumberProblems("pool", pool, POOL_RULES);
   problems.push(...poolProblems);
-  if (poolProblems.length === 0 && isObject(pool) && pool.lockTimeoutMs !== undefined) {
-    const statementTimeoutMs =
-      (pool.statementTimeoutMs as number | undefined) ?? DEFAULT_POOL.statementTimeoutMs;
+  const unread = (name: string) => poolProblems.some((problem) => problem.startsWith(`pool.${name}:`));
+  if (
+    isObject(pool) &&
+    pool.lockTimeoutMs !== undefined &&
+    !unread("lockTimeoutMs") &&
+    !unread("statementTimeoutMs")
+  ) {
+    const given = pool.statementTimeoutMs as number | undefined;
     const problem = lockTimeoutProblem(
       pool.lockTimeoutMs as number,
-      statementTimeoutMs,
-      "pool.statementTimeoutMs",
+      given ?? DEFAULT_POOL.statementTimeoutMs,
+      given === undefined ? "pool.statementTimeoutMs, unset, whose default is" : "pool.statementTimeoutMs",
     );
     if (problem) problems.push(`pool.lockTimeoutMs: ${problem}`);
   }

@@ -61,8 +61,16 @@ describe("storeOptionsFromEnvironment", () => {
       }),
     ).toThrow(`DATABASE_LOCK_TIMEOUT_MS: expected less than DATABASE_STATEMENT_TIMEOUT_MS (3000), ${outage}`);
     expect(() => storeOptionsFromEnvironment({ DATABASE_LOCK_TIMEOUT_MS: "20000" })).toThrow(
-      `DATABASE_LOCK_TIMEOUT_MS: expected less than the statement time-out (15000), ${outage}`,
+      `DATABASE_LOCK_TIMEOUT_MS: expected less than DATABASE_STATEMENT_TIMEOUT_MS, unset, whose default is (15000), ${outage}`,
     );
+    // Named beside another bad variable, as every bad variable is.
+    expect(() =>
+      storeOptionsFromEnvironment({
+        DATABASE_POOL_MAX: "0",
+        DATABASE_STATEMENT_TIMEOUT_MS: "3000",
+        DATABASE_LOCK_TIMEOUT_MS: "3000",
+      }),
+    ).toThrow(/DATABASE_POOL_MAX: .*; DATABASE_LOCK_TIMEOUT_MS: expected less than/);
     // Defaults of the caller's own (a command's: no statement time-out) count as given.
     expect(
       storeOptionsFromEnvironment(

@@ -43,8 +43,8 @@ export class StoreEnvironmentError extends Error {}
  * `DATABASE_FIELD_COUNT_FOLD_MS` (0: never) and SQLite's `SQLITE_MMAP_SIZE` (bytes),
  * `SQLITE_BUSY_TIMEOUT_MS` and `SQLITE_SYNCHRONOUS` (`normal` or `full`, in any case) from an
  * environment, by the rules `checkStoreOptions` applies to options given in code. Empty means unset.
- * A pool bound unset takes `poolDefaults`' value, else `DEFAULT_POOL`'s; the lock time-out, else
- * `lockTimeoutFor` the statement time-out.
+ * A pool bound unset takes `poolDefaults`' value, else `DEFAULT_POOL`'s; the lock time-out,
+ * `lockTimeoutFor` a statement time-out above 0, else `poolDefaults`' value.
  */
 export function storeOptionsFromEnvironment(
   environment: Record<string, string | undefined>,
@@ -70,12 +70,17 @@ export function storeOptionsFromEnvironment(
   const pool = { ...DEFAULT_POOL, ...poolDefaults };
   for (const [variable, bound] of Object.entries(POOL_VARIABLES))
     pool[bound] = wholeNumber(variable, POOL_RULES[bound], pool[bound]);
-  if (!environment.DATABASE_LOCK_TIMEOUT_MS)
-    pool.lockTimeoutMs = poolDefaults.lockTimeoutMs ?? lockTimeoutFor(pool.statementTimeoutMs);
-  else if (problems.length === 0) {
+  const unread = (variable: string) => problems.some((problem) => problem.startsWith(`${variable}:`));
+  if (!environment.DATABASE_LOCK_TIMEOUT_MS) {
+    // Below a statement time-out; the caller's own default (the CLI's 0) where there is none.
+    pool.lockTimeoutMs =
+      pool.statementTimeoutMs > 0
+        ? lockTimeoutFor(pool.statementTimeoutMs)
+        : (poolDefaults.lockTimeoutMs ?? lockTimeoutFor(0));
+  } else if (!unread("DATABASE_LOCK_TIMEOUT_MS") && !unread("DATABASE_STATEMENT_TIMEOUT_MS")) {
     const name = environment.DATABASE_STATEMENT_TIMEOUT_MS
       ? "DATABASE_STATEMENT_TIMEOUT_MS"
-      : "the statement time-out";
+      : "DATABASE_STATEMENT_TIMEOUT_MS, unset, whose default is";
     const problem = lockTimeoutProblem(pool.lockTimeoutMs, pool.statementTimeoutMs, name);
     if (problem) problems.push(`DATABASE_LOCK_TIMEOUT_MS: ${problem}`);
   }
