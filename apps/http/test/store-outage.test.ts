@@ -202,12 +202,17 @@ describe.runIf(TEST_STORE === "postgres")("PostgreSQL out of time", () => {
     };
   }
 
-  it("answers 503 when no connection frees up within DATABASE_CONNECT_TIMEOUT_MS, and writes nothing", async () => {
-    server = await startTestServer({ DATABASE_POOL_MAX: "1", DATABASE_CONNECT_TIMEOUT_MS: "300" });
+  /** The seeded workspace's variable, its rows locked from outside until `release`, and how to write it. */
+  async function lockedVariable(server: TestServer) {
     const world = await seedWorkspace(server.store.repositories);
     const release = await lockVariables(server.databaseUrl);
     const path = `/v1/conversations/${world.conversation.id}/variables/${world.variable.id}`;
-    const token = world.apps["advanced-chat"].key;
+    return { world, release, path, token: world.apps["advanced-chat"].key };
+  }
+
+  it("answers 503 when no connection frees up within DATABASE_CONNECT_TIMEOUT_MS, and writes nothing", async () => {
+    server = await startTestServer({ DATABASE_POOL_MAX: "1", DATABASE_CONNECT_TIMEOUT_MS: "300" });
+    const { world, release, path, token } = await lockedVariable(server);
     const holding = call(server.url, "PUT", path, { token, body: { value: "first", user: "alice" } });
     await sleep(200);
     const refused = await call(server.url, "PUT", path, { token, body: { value: "second", user: "alice" } });
@@ -224,10 +229,7 @@ describe.runIf(TEST_STORE === "postgres")("PostgreSQL out of time", () => {
 
   it("answers 503 when a write waits past DATABASE_LOCK_TIMEOUT_MS for a lock held elsewhere: no outage", async () => {
     server = await startTestServer({ DATABASE_LOCK_TIMEOUT_MS: "300" });
-    const world = await seedWorkspace(server.store.repositories);
-    const release = await lockVariables(server.databaseUrl);
-    const path = `/v1/conversations/${world.conversation.id}/variables/${world.variable.id}`;
-    const token = world.apps["advanced-chat"].key;
+    const { world, release, path, token } = await lockedVariable(server);
     const refused = await call(server.url, "PUT", path, { token, body: { value: "late", user: "alice" } });
     expect(refused.status).toBe(503);
     expect(refused.body).toEqual(UNAVAILABLE);
@@ -243,10 +245,7 @@ describe.runIf(TEST_STORE === "postgres")("PostgreSQL out of time", () => {
   it("answers 503 when a statement runs past DATABASE_STATEMENT_TIMEOUT_MS, and writes nothing", async () => {
     // No lock time-out: the held lock keeps the statement running until the statement time-out.
     server = await startTestServer({ DATABASE_STATEMENT_TIMEOUT_MS: "300", DATABASE_LOCK_TIMEOUT_MS: "0" });
-    const world = await seedWorkspace(server.store.repositories);
-    const release = await lockVariables(server.databaseUrl);
-    const path = `/v1/conversations/${world.conversation.id}/variables/${world.variable.id}`;
-    const token = world.apps["advanced-chat"].key;
+    const { world, release, path, token } = await lockedVariable(server);
     const refused = await call(server.url, "PUT", path, { token, body: { value: "late", user: "alice" } });
     await release();
     expect(refused.status).toBe(503);
@@ -259,10 +258,7 @@ describe.runIf(TEST_STORE === "postgres")("PostgreSQL out of time", () => {
 
   it("ends a lock wait as busy before a short DATABASE_STATEMENT_TIMEOUT_MS given alone: no outage", async () => {
     server = await startTestServer({ DATABASE_STATEMENT_TIMEOUT_MS: "600" });
-    const world = await seedWorkspace(server.store.repositories);
-    const release = await lockVariables(server.databaseUrl);
-    const path = `/v1/conversations/${world.conversation.id}/variables/${world.variable.id}`;
-    const token = world.apps["advanced-chat"].key;
+    const { world, release, path, token } = await lockedVariable(server);
     const refused = await call(server.url, "PUT", path, { token, body: { value: "late", user: "alice" } });
     await release();
     expect(refused.status).toBe(503);
