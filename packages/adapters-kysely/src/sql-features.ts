@@ -96,9 +96,10 @@ export interface SqlFeatures {
    * turn: with `commitUnflushed` in its `WHERE`, a statement run outside a transaction commits
    * without waiting for the WAL flush, so the rows it locked are free to the next writer at once,
    * not after the disk's flush; `flush` runs a statement whose commit waits for the flush (and for
-   * synchronous standbys) past every commit made before it. The write is answered after a `flush`
-   * that started after it (`GroupFlush`): once answered, it is as durable as any other commit.
-   * Absent where a commit holds no row's lock through its flush (SQLite).
+   * synchronous standbys) past every commit made before it, on the server it runs on. The write is
+   * answered after a `flush` that started after it, with no connection lost in between
+   * (`GroupFlush`): then it is as durable as any other commit; others may read it before. Absent
+   * where a commit holds no row's lock through its flush (SQLite), or the role may not flush.
    */
   earlyLockRelease?: {
     commitUnflushed: RawBuilder<boolean>;
