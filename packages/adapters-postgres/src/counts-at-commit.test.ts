@@ -2,15 +2,11 @@ import { createKyselyRepositories, type DatabaseSchema } from "@service-api/adap
 import { aDataset, aDocument, aMetadataField, aTag, aWorkspace } from "@service-api/ports/testing";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "./open-postgres-store.js";
 import { postgresFeatures } from "./postgres-features.js";
-import {
-  createTestDatabase,
-  createTestSchema,
-  requirePostgresForTests,
-  type TestDatabase,
-} from "./testing/test-databases.js";
+import { createTestSchema, requirePostgresForTests } from "./testing/test-databases.js";
+import { useTestDatabase } from "./testing/use-test-database.js";
 
 const available = await requirePostgresForTests();
 
@@ -25,11 +21,7 @@ async function writtenRows(db: Kysely<DatabaseSchema>) {
 }
 
 describe.skipIf(!available)("counts kept once by a transaction of many rows (migration 0012)", () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(() => database?.drop());
+  const database = useTestDatabase();
 
   it("updates no counter row while it writes, and each one once when it counts", async () => {
     const url = await createTestSchema(database.url);

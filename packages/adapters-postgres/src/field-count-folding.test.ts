@@ -2,15 +2,11 @@ import type { Store, StoreMonitor } from "@service-api/ports";
 import { aDataset, aDocument, aMetadataField, aWorkspace } from "@service-api/ports/testing";
 import { Kysely, PostgresDialect } from "kysely";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { FieldCountFolder, foldFieldCounts } from "./field-count-folding.js";
 import { openPostgresStore } from "./open-postgres-store.js";
-import {
-  createTestDatabase,
-  createTestSchema,
-  requirePostgresForTests,
-  type TestDatabase,
-} from "./testing/test-databases.js";
+import { createTestSchema, requirePostgresForTests } from "./testing/test-databases.js";
+import { useTestDatabase } from "./testing/use-test-database.js";
 
 /** One connection for folds, hearing its error while idle or ending (the schema's drop ends it). */
 function quietPool(connectionString: string): pg.Pool {
@@ -24,11 +20,7 @@ const available = await requirePostgresForTests();
 type Field = ReturnType<typeof aMetadataField>;
 
 describe.skipIf(!available)("folding fields' counter rows", () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(() => database?.drop());
+  const database = useTestDatabase();
 
   /**
    * A store that never folds on its own, a plain connection, a way to fold, and a dataset with two

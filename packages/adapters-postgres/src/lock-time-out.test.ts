@@ -1,14 +1,11 @@
 import { StoreUnavailableError } from "@service-api/domain";
+import type { Store } from "@service-api/ports";
 import { aWorkspace } from "@service-api/ports/testing";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openPostgresStore, type PostgresPoolOptions } from "./open-postgres-store.js";
-import {
-  createTestDatabase,
-  createTestSchema,
-  requirePostgresForTests,
-  type TestDatabase,
-} from "./testing/test-databases.js";
+import { createTestSchema, requirePostgresForTests } from "./testing/test-databases.js";
+import { useTestDatabase } from "./testing/use-test-database.js";
 
 const available = await requirePostgresForTests();
 
@@ -45,32 +42,38 @@ async function whileWorkspacesLocked(databaseUrl: string, work: () => Promise<vo
   }
 }
 
-describe.skipIf(!available)("a lock held elsewhere, on PostgreSQL", () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
+/**
+ * A workspace saved, then saved again while another connection holds its table: the second save is
+ * refused as a lock (55P03, a lock line, no outage). How long it waited.
+ */
+async function refusedAsLocked(databaseUrl: string, store: Store, events: string[]) {
+  const workspace = aWorkspace();
+  await store.repositories.workspaces.save(workspace);
+  let waitedMs = 0;
+  await whileWorkspacesLocked(databaseUrl, async () => {
+    const started = performance.now();
+    const failure = await store.repositories.workspaces
+      .save({ ...workspace, name: "while locked" })
+      .catch((error: unknown) => error);
+    waitedMs = performance.now() - started;
+    expect(failure).toBeInstanceOf(StoreUnavailableError);
+    expect((failure as Error).cause).toMatchObject({ code: "55P03" });
+    expect(events).toEqual(["lock held 55P03"]);
   });
-  afterAll(() => database?.drop());
+  return { workspace, waitedMs };
+}
+
+describe.skipIf(!available)("a lock held elsewhere, on PostgreSQL", () => {
+  const database = useTestDatabase();
 
   it("refuses a write past lockTimeoutMs as a lock, not an outage, on the connection that migrated too", async () => {
     const databaseUrl = await createTestSchema(database.url);
     // One connection: the one that migrated (without the lock time-out) is the one that writes.
     const { store, events } = await watchedStore(databaseUrl, { lockTimeoutMs: 200 });
-    const workspace = aWorkspace();
-    await store.repositories.workspaces.save(workspace);
-    await whileWorkspacesLocked(databaseUrl, async () => {
-      const started = performance.now();
-      const failure = await store.repositories.workspaces
-        .save({ ...workspace, name: "while locked" })
-        .catch((error: unknown) => error);
-      const waitedMs = performance.now() - started;
-      expect(failure).toBeInstanceOf(StoreUnavailableError);
-      expect((failure as Error).cause).toMatchObject({ code: "55P03" });
-      expect(waitedMs).toBeGreaterThanOrEqual(150);
-      // Well before the statement time-out (15 s), which would have been an outage.
-      expect(waitedMs).toBeLessThan(5_000);
-      expect(events).toEqual(["lock held 55P03"]);
-    });
+    const { workspace, waitedMs } = await refusedAsLocked(databaseUrl, store, events);
+    expect(waitedMs).toBeGreaterThanOrEqual(150);
+    // Well before the statement time-out (15 s), which would have been an outage.
+    expect(waitedMs).toBeLessThan(5_000);
     await store.repositories.workspaces.save({ ...workspace, name: "after" });
     expect((await store.repositories.workspaces.findById(workspace.id))?.name).toBe("after");
     await store.close();
@@ -79,17 +82,8 @@ describe.skipIf(!available)("a lock held elsewhere, on PostgreSQL", () => {
   it("ends a lock wait before a short statement time-out when no lock time-out is given: busy, not an outage", async () => {
     const databaseUrl = await createTestSchema(database.url);
     const { store, events } = await watchedStore(databaseUrl, { statementTimeoutMs: 600 });
-    const workspace = aWorkspace();
-    await store.repositories.workspaces.save(workspace);
-    await whileWorkspacesLocked(databaseUrl, async () => {
-      const failure = await store.repositories.workspaces
-        .save({ ...workspace, name: "while locked" })
-        .catch((error: unknown) => error);
-      expect(failure).toBeInstanceOf(StoreUnavailableError);
-      // The lock time-out (half the statement time-out) ended the wait, not the statement time-out.
-      expect((failure as Error).cause).toMatchObject({ code: "55P03" });
-      expect(events).toEqual(["lock held 55P03"]);
-    });
+    // The lock time-out (half the statement time-out) ends the wait, not the statement time-out.
+    await refusedAsLocked(databaseUrl, store, events);
     await store.close();
   });
 

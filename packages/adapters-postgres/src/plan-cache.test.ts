@@ -13,14 +13,10 @@ import {
   aWorkspace,
 } from "@service-api/ports/testing";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "./open-postgres-store.js";
-import {
-  createTestDatabase,
-  createTestSchema,
-  requirePostgresForTests,
-  type TestDatabase,
-} from "./testing/test-databases.js";
+import { createTestSchema, requirePostgresForTests } from "./testing/test-databases.js";
+import { useTestDatabase } from "./testing/use-test-database.js";
 
 const available = await requirePostgresForTests();
 
@@ -148,11 +144,7 @@ async function sendHotStatements({
  * rows): Get Dataset's statement was planned on every request, twice what it took to run.
  */
 describe.skipIf(!available)("named statements on PostgreSQL", () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(() => database?.drop());
+  const database = useTestDatabase();
 
   it("are each planned once for any parameters, not on every call", async ({ skip }) => {
     const url = await createTestSchema(database.url);

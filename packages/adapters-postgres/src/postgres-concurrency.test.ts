@@ -11,14 +11,10 @@ import {
   aWorkspace,
 } from "@service-api/ports/testing";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "./open-postgres-store.js";
-import {
-  createTestDatabase,
-  createTestSchema,
-  requirePostgresForTests,
-  type TestDatabase,
-} from "./testing/test-databases.js";
+import { createTestSchema, requirePostgresForTests } from "./testing/test-databases.js";
+import { useTestDatabase } from "./testing/use-test-database.js";
 
 /**
  * Backends waiting for a lock. The snapshot is cleared first: in a transaction, PostgreSQL answers
@@ -90,11 +86,7 @@ type Tagged = ReturnType<typeof aTag>;
 
 /** Several stores (pools) on one database: what several server instances are. */
 describe.skipIf(!available)("PostgreSQL under several instances", () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(() => database?.drop());
+  const database = useTestDatabase();
 
   async function instances(count: number): Promise<Store[]> {
     const url = await createTestSchema(database.url);

@@ -1,13 +1,9 @@
 import { aChunk, aDataset, aDocument, aMetadataField, aWorkspace } from "@service-api/ports/testing";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "./open-postgres-store.js";
-import {
-  createTestDatabase,
-  createTestSchema,
-  requirePostgresForTests,
-  type TestDatabase,
-} from "./testing/test-databases.js";
+import { createTestSchema, requirePostgresForTests } from "./testing/test-databases.js";
+import { useTestDatabase } from "./testing/use-test-database.js";
 
 const available = await requirePostgresForTests();
 
@@ -35,11 +31,7 @@ async function recordingStore(url: string) {
 }
 
 describe.skipIf(!available)("PostgreSQL query plans", () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(() => database?.drop());
+  const database = useTestDatabase();
 
   it("serves a keyword search of document names from the pg_trgm index", async () => {
     const url = await createTestSchema(database.url);

@@ -2,25 +2,17 @@ import { createKyselyRepositories, type DatabaseSchema } from "@service-api/adap
 import { aDataset, aDocument, aMetadataField, aWorkspace } from "@service-api/ports/testing";
 import { type Kysely, sql } from "kysely";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "../open-postgres-store.js";
 import { postgresFeatures } from "../postgres-features.js";
 import { migrationsAt } from "../testing/migrations-at.js";
-import {
-  createTestDatabase,
-  createTestSchema,
-  requirePostgresForTests,
-  type TestDatabase,
-} from "../testing/test-databases.js";
+import { createTestSchema, requirePostgresForTests } from "../testing/test-databases.js";
+import { useTestDatabase } from "../testing/use-test-database.js";
 
 const available = await requirePostgresForTests();
 
 describe.skipIf(!available)("migration 0009 (a field's count over rows)", () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(() => database?.drop());
+  const database = useTestDatabase();
 
   it("moves the counts kept before it into the counter rows, and counts on from there", async () => {
     const url = await createTestSchema(database.url);

@@ -1,16 +1,12 @@
 import { createKyselyRepositories, type DatabaseSchema } from "@service-api/adapters-kysely";
 import { aDataset, aDocument, aMetadataField, aWorkspace } from "@service-api/ports/testing";
 import { type Kysely, sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "../open-postgres-store.js";
 import { postgresFeatures } from "../postgres-features.js";
 import { migrationsAt } from "../testing/migrations-at.js";
-import {
-  createTestDatabase,
-  createTestSchema,
-  requirePostgresForTests,
-  type TestDatabase,
-} from "../testing/test-databases.js";
+import { createTestSchema, requirePostgresForTests } from "../testing/test-databases.js";
+import { useTestDatabase } from "../testing/use-test-database.js";
 
 const available = await requirePostgresForTests();
 
@@ -26,11 +22,7 @@ const idColumnsNotInC = async (db: Kysely<unknown>) =>
   ).rows.map((row) => row.column);
 
 describe.skipIf(!available)('migration 0010 (ids in the "C" collation)', () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(() => database?.drop());
+  const database = useTestDatabase();
 
   it("gives every column naming a row the collation of the ids it names, down and up again over rows", async () => {
     const url = await createTestSchema(database.url);

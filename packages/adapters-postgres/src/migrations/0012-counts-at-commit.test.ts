@@ -1,12 +1,8 @@
 import { type Kysely, sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { migrationsAt } from "../testing/migrations-at.js";
-import {
-  createTestDatabase,
-  createTestSchema,
-  requirePostgresForTests,
-  type TestDatabase,
-} from "../testing/test-databases.js";
+import { createTestSchema, requirePostgresForTests } from "../testing/test-databases.js";
+import { useTestDatabase } from "../testing/use-test-database.js";
 
 const available = await requirePostgresForTests();
 
@@ -28,11 +24,7 @@ const bodies = async (db: Kysely<unknown>) => {
 };
 
 describe.skipIf(!available)("migration 0012 (counts kept once by a transaction of many rows)", () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(() => database?.drop());
+  const database = useTestDatabase();
 
   it("goes down to exactly the counting functions migrations 0003, 0006 and 0009 left", async () => {
     const { db, migrator } = await migrationsAt(await createTestSchema(database.url));

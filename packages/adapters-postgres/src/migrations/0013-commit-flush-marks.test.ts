@@ -1,12 +1,8 @@
 import { type Kysely, sql } from "kysely";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { migrationsAt } from "../testing/migrations-at.js";
-import {
-  createTestDatabase,
-  createTestSchema,
-  requirePostgresForTests,
-  type TestDatabase,
-} from "../testing/test-databases.js";
+import { createTestSchema, requirePostgresForTests } from "../testing/test-databases.js";
+import { useTestDatabase } from "../testing/use-test-database.js";
 
 const available = await requirePostgresForTests();
 
@@ -18,11 +14,7 @@ const sequences = async (db: Kysely<unknown>) => {
 };
 
 describe.skipIf(!available)("migration 0013 (the commit flush's sequence)", () => {
-  let database: TestDatabase;
-  beforeAll(async () => {
-    database = await createTestDatabase();
-  });
-  afterAll(() => database?.drop());
+  const database = useTestDatabase();
 
   it("adds the sequence whose setval flushes, logged (a flush must write to the WAL), and takes it away", async () => {
     const { db, migrator } = await migrationsAt(await createTestSchema(database.url));

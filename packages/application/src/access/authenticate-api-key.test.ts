@@ -4,7 +4,8 @@ import { describe, expect, it } from "vitest";
 import { createWorld } from "../test-support/world.js";
 import { AuthenticateApiKey, GRANTS_KEPT } from "./authenticate-api-key.js";
 
-async function setup() {
+/** `useRecordFailed`, given, is told of failed use records; otherwise they are kept in `useRecordFailures`. */
+async function setup(useRecordFailed?: (error: unknown) => void) {
   const world = createWorld();
   const workspace = aWorkspace();
   await world.workspaces.save(workspace);
@@ -19,7 +20,7 @@ async function setup() {
     world.workspaces,
     world.hasher,
     world.clock,
-    (error) => useRecordFailures.push(error),
+    useRecordFailed ?? ((error) => useRecordFailures.push(error)),
   );
   return { world, workspace, app, authenticate, useRecordFailures };
 }
@@ -109,17 +110,9 @@ describe("AuthenticateApiKey", () => {
   });
 
   it("drops a failure of the reporter of a failed use record: no unhandled rejection ends the process", async () => {
-    const { world, workspace } = await setup();
-    const authenticate = new AuthenticateApiKey(
-      world.apiKeys,
-      world.apps,
-      world.workspaces,
-      world.hasher,
-      world.clock,
-      () => {
-        throw new Error("the reporter failed");
-      },
-    );
+    const { world, workspace, authenticate } = await setup(() => {
+      throw new Error("the reporter failed");
+    });
     world.apiKeys.recordUse = async () => {
       throw new Error("not an outage");
     };
