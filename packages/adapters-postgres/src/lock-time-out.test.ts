@@ -101,4 +101,38 @@ describe.skipIf(!available)("a lock held elsewhere, on PostgreSQL", () => {
     expect(await store.ping()).toBeUndefined();
     await store.close();
   });
+
+  it("refuses a database URL whose time-outs would end every lock wait as an outage, before migrating", async () => {
+    const schemaUrl = await createTestSchema(database.url);
+    const withOptions = (options: string) => {
+      const url = new URL(schemaUrl);
+      url.searchParams.set("options", `${url.searchParams.get("options")} ${options}`);
+      return url.toString();
+    };
+    // The URL's lock time-out over the statement time-out (15 s by default).
+    await expect(openPostgresStore({ databaseUrl: withOptions("-c lock_timeout=20000") })).rejects.toThrow(
+      /lock_timeout 20000 ms, not below statement_timeout 15000 ms \(the database URL sets lock_timeout 20000 ms, not 5000\)/,
+    );
+    // The URL's statement time-out under the lock time-out the pool derived from its own (5 s).
+    const shortStatements = new URL(schemaUrl);
+    shortStatements.searchParams.set("statement_timeout", "3000");
+    await expect(openPostgresStore({ databaseUrl: shortStatements.toString() })).rejects.toThrow(
+      /the database URL sets statement_timeout 3000 ms, not 15000\)/,
+    );
+    const client = new pg.Client({ connectionString: schemaUrl });
+    await client.connect();
+    const tables = await client.query(
+      "select 1 from information_schema.tables where table_schema = current_schema()",
+    );
+    await client.end();
+    expect(tables.rowCount).toBe(0);
+    // A URL's lock time-out below the statement time-out stands.
+    const store = await openPostgresStore({
+      databaseUrl: withOptions("-c lock_timeout=750"),
+      fieldCountFolding: false,
+      accessListener: false,
+    });
+    expect(await store.ping()).toBeUndefined();
+    await store.close();
+  });
 });

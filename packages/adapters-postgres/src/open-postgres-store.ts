@@ -11,6 +11,7 @@ import pg from "pg";
 import { AccessListener, type AccessListenerOptions, DEFAULT_ACCESS_LISTENER } from "./access-listener.js";
 import { activeBackendsOn } from "./active-backends.js";
 import { connectionSettings } from "./connection-settings.js";
+import { effectiveTimeOuts, effectiveTimeOutsProblem } from "./effective-time-outs.js";
 import {
   checkedFolding,
   DEFAULT_FIELD_COUNT_FOLDING,
@@ -195,6 +196,12 @@ async function openOn(
   });
   let features: SqlFeatures;
   try {
+    // Before migrating: a store refused changes nothing.
+    const problem = effectiveTimeOutsProblem(await effectiveTimeOuts(db), {
+      statementTimeoutMs,
+      lockTimeoutMs,
+    });
+    if (problem) throw new RangeError(problem);
     await migrateToLatest(db);
     features = await featuresFor(db);
   } catch (error) {
