@@ -35,6 +35,6 @@ export function effectiveTimeOutsProblem(effective: TimeOuts, asked: TimeOuts): 
   return (
     `the store's connections run with lock_timeout ${lock} ms, not below statement_timeout ${statement} ms ` +
     `(the database URL sets ${changed.join(" and ")}): the statement time-out would end every lock wait first, ` +
-    "as an outage. Set the two with the pool's bounds (DATABASE_STATEMENT_TIMEOUT_MS, DATABASE_LOCK_TIMEOUT_MS) rather than in the URL"
+    "as an outage. Set them with DATABASE_STATEMENT_TIMEOUT_MS and DATABASE_LOCK_TIMEOUT_MS (embedded: pool.statementTimeoutMs, pool.lockTimeoutMs) rather than in the URL"
   );
 }
