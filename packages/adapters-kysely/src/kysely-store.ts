@@ -49,13 +49,14 @@ export interface KyselyStoreOptions extends StoreGuard {
 export function kyselyStore(db: Kysely<DatabaseSchema>, storeOptions: KyselyStoreOptions): Store {
   const options = { ...storeOptions, calls: new OpenCalls(), lockWaits: new LockWaits() };
   const early = options.features.earlyLockRelease;
-  // Writes that release their locks early wait for the flush together; in a transaction, none do.
+  // Writes that release their locks early wait for the flush together; in a transaction, none do
+  // (`createKyselyRepositories` leaves it out there).
   const commitFlush = early && new GroupFlush(() => early.flush(db), options.connectionsLost);
   const repositories = (executor: Kysely<DatabaseSchema>, inTransaction: boolean) =>
     guardRepositories(
       createKyselyRepositories(executor, options.features, {
         knownAccessRevision: options.knownAccessRevision,
-        commitFlush: inTransaction ? undefined : commitFlush,
+        commitFlush,
       }),
       options,
       { inTransaction },

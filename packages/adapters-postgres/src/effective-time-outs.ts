@@ -7,6 +7,13 @@ export interface TimeOuts {
 }
 
 /**
+ * Whether the statement time-out would end every lock wait before the lock time-out does (both
+ * above 0), so that a lock held elsewhere shows as an outage rather than a busy store.
+ */
+export const cutsLockWaits = ({ statementTimeoutMs, lockTimeoutMs }: TimeOuts): boolean =>
+  lockTimeoutMs > 0 && statementTimeoutMs > 0 && lockTimeoutMs >= statementTimeoutMs;
+
+/**
  * The time-outs the store's connections run with, as the server reports them: the database URL may
  * set either (`?statement_timeout=…`, `options=-c lock_timeout=…`) over the pool's bounds.
  */
@@ -23,8 +30,8 @@ export async function effectiveTimeOuts<Schema>(db: Kysely<Schema>): Promise<Tim
  * fine. The pool's bounds are checked before connecting: only the URL can bring this about.
  */
 export function effectiveTimeOutsProblem(effective: TimeOuts, asked: TimeOuts): string | undefined {
+  if (!cutsLockWaits(effective)) return undefined;
   const { statementTimeoutMs: statement, lockTimeoutMs: lock } = effective;
-  if (lock === 0 || statement === 0 || lock < statement) return undefined;
   const changed = [
     statement !== asked.statementTimeoutMs &&
       `statement_timeout ${statement} ms, not ${asked.statementTimeoutMs}`,

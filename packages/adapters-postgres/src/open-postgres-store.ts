@@ -11,7 +11,7 @@ import pg from "pg";
 import { AccessListener, type AccessListenerOptions, DEFAULT_ACCESS_LISTENER } from "./access-listener.js";
 import { activeBackendsOn } from "./active-backends.js";
 import { connectionSettings } from "./connection-settings.js";
-import { effectiveTimeOuts, effectiveTimeOutsProblem } from "./effective-time-outs.js";
+import { cutsLockWaits, effectiveTimeOuts, effectiveTimeOutsProblem } from "./effective-time-outs.js";
 import {
   checkedFolding,
   DEFAULT_FIELD_COUNT_FOLDING,
@@ -89,7 +89,7 @@ export function lockTimeoutProblem(
   statementTimeoutMs: number,
   statementTimeoutName: string,
 ): string | undefined {
-  if (lockTimeoutMs === 0 || statementTimeoutMs === 0 || lockTimeoutMs < statementTimeoutMs) return undefined;
+  if (!cutsLockWaits({ statementTimeoutMs, lockTimeoutMs })) return undefined;
   return `expected less than ${statementTimeoutName} (${statementTimeoutMs}), or 0: the statement time-out would end every lock wait first, as an outage`;
 }
 
