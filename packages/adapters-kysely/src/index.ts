@@ -12,6 +12,6 @@ export * as metadataFieldOrderMigration from "./migrations/metadata-field-order.
 export * as rateLimitCountersMigration from "./migrations/rate-limit-counters.js";
 export { StoreClosedError } from "./open-calls.js";
 export type * from "./schema.js";
-export type * from "./sql-features.js";
+export * from "./sql-features.js";
 export * from "./store-guard.js";
 export * from "./well-formed-json.js";

@@ -1,5 +1,6 @@
 import type { Expression, Kysely, RawBuilder, SelectQueryBuilder } from "kysely";
 import type { DatabaseSchema } from "./schema.js";
+import { wellFormedJson } from "./well-formed-json.js";
 
 /** What the repositories' SQL needs to know of the database under them. */
 export interface SqlFeatures {
@@ -56,10 +57,11 @@ export interface SqlFeatures {
   /** True where `expression` is one of the strings of a `listParameter`. */
   inList(expression: Expression<unknown>, list: unknown): RawBuilder<boolean>;
   /**
-   * Rows of strings, each `width` long, as one parameter (JSON text) read back as a table of text
-   * columns `column1`…`column{width}`, in the rows' order.
+   * Rows of strings, each `width` long, sent as one parameter (`rowsOf`'s JSON text, or a compiled
+   * statement's argument standing for it), read back as a table of text columns
+   * `column1`…`column{width}`, in the rows' order.
    */
-  rowsOf(rows: readonly (readonly string[])[], width: number): RawBuilder<unknown>;
+  rowsFrom(parameter: unknown, width: number): RawBuilder<unknown>;
   /**
    * The count of documents holding a value of each `metadata_fields` row under `alias`, in a
    * select of fields: `joinCounts` adds what `count` sums, so apply it before selecting `count`.
@@ -136,3 +138,10 @@ export interface ValueWrite {
   /** `[document, field]`: the values a replacing document keeps (sets). */
   kept: readonly (readonly string[])[];
 }
+
+/** What `SqlFeatures.rowsFrom` takes for these rows: one parameter however many rows. */
+export const rowsParameter = (rows: readonly (readonly string[])[]): string => wellFormedJson(rows);
+
+/** Rows of strings, each `width` long, as a table of one parameter (`SqlFeatures.rowsFrom`). */
+export const rowsOf = (features: SqlFeatures, rows: readonly (readonly string[])[], width: number) =>
+  features.rowsFrom(rowsParameter(rows), width);

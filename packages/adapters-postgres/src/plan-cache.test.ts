@@ -49,7 +49,10 @@ async function namedStatementsOf(work: () => Promise<unknown>): Promise<Sent[]> 
   return [...sent.values()];
 }
 
-/** Every statement the hot operations and the lists send (the variable update too), with data for each to find. */
+/**
+ * Every statement the hot operations and the lists send (the variable update and Set Document
+ * Metadata's write too), with data for each to find.
+ */
 async function sendHotStatements({
   workspaces,
   datasets,
@@ -132,8 +135,25 @@ async function sendHotStatements({
     await documents.findPage(workspace.id, dataset.id, {}, 0, 20);
     await tags.findBoundToDataset(workspace.id, dataset.id);
     await metadata.findForValueWrite(workspace.id, dataset.id, [document.id]);
+    // Set Document Metadata's one-statement write (values set, none removed), for one document and two.
+    const other = aDocument(dataset.id, { createdBy: owner.id });
+    await documents.save(other);
+    for (const documentIds of [[document.id], [document.id, other.id]])
+      await metadata.writeValues(
+        dataset.id,
+        documentIds.map((documentId) => ({
+          documentId,
+          replaceAll: false,
+          set: [[field.id, "y"]],
+          clear: [],
+        })),
+      );
     await documents.findForStatusUpdate(workspace.id, dataset.id, [document.id]);
     await tags.listCounted(workspace.id, "knowledge");
+    const made = aTag(workspace.id, { name: "made" });
+    await tags.create(made);
+    await tags.rename(workspace.id, made.type, made.id, "renamed");
+    await tags.delete(workspace.id, made.type, made.id);
   });
 }
 
@@ -141,7 +161,8 @@ async function sendHotStatements({
  * PostgreSQL plans a named statement's first five calls with their parameters, then keeps a plan
  * for any parameters (generic) unless that plan looks dearer than the ones made so far; then it
  * plans every call again. A `LIMIT $1` looks dear (an unknown limit is taken to keep a tenth of the
- * rows): Get Dataset's statement was planned on every request, twice what it took to run.
+ * rows): Get Dataset's statement was planned on every request, twice what it took to run. So did
+ * an array of ids (taken to hold ten): the value write's, until each id became a parameter.
  */
 describe.skipIf(!available)("named statements on PostgreSQL", () => {
   const database = useTestDatabase();

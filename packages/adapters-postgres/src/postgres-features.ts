@@ -80,13 +80,13 @@ export const postgresFeatures: SqlFeatures = {
   // parameter (PostgreSQL's JSON parser would refuse them).
   listParameter: wellFormed,
   inList: (expression, list) => sql<boolean>`${expression} = any(${list}::text[])`,
-  rowsOf: (rows, width) =>
+  rowsFrom: (parameter, width) =>
     sql`(select ${sql.join(
       Array.from(
         { length: width },
         (_, index) => sql`element ->> ${sql.lit(index)} as ${sql.ref(`column${index + 1}`)}`,
       ),
-    )} from json_array_elements(${wellFormedJson(rows)}::json) with ordinality as list(element, position) order by position)`,
+    )} from json_array_elements(${parameter}::json) with ordinality as list(element, position) order by position)`,
   fieldDocumentCount: (alias) => ({
     count: sql<string>`${sql.ref(`${alias}.document_count`)} + coalesce(sum(${sql.ref("field_counts.count")}), 0)`,
     joinCounts: (query) =>

@@ -28,13 +28,13 @@ export const sqliteFeatures: SqlFeatures = {
   // Lone surrogates become U+FFFD, as the driver's UTF-8 encoding makes them in any other parameter.
   listParameter: (values) => wellFormedJson(values),
   inList: (expression, list) => sql<boolean>`${expression} in (select value from json_each(${list}))`,
-  rowsOf: (rows, width) =>
+  rowsFrom: (parameter, width) =>
     sql`(select ${sql.join(
       Array.from(
         { length: width },
         (_, index) => sql`value ->> ${sql.lit(index)} as ${sql.ref(`column${index + 1}`)}`,
       ),
-    )} from json_each(${wellFormedJson(rows)}) order by key)`,
+    )} from json_each(${parameter}) order by key)`,
   fieldDocumentCount: (alias) => ({
     count: sql<number>`${sql.ref(`${alias}.document_count`)}`,
     joinCounts: (query) => query,

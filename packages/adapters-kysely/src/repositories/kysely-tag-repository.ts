@@ -17,7 +17,7 @@ import {
   runBuilt,
 } from "../compiled-read.js";
 import type { DatabaseSchema, TagTable } from "../schema.js";
-import type { SqlFeatures } from "../sql-features.js";
+import { rowsOf, type SqlFeatures } from "../sql-features.js";
 import { DATASET_COLUMNS_PREFIXED, datasetFromPrefixed } from "./dataset-rows.js";
 import { updateAllBut } from "./rows.js";
 
@@ -410,7 +410,7 @@ export class KyselyTagRepository implements TagRepository {
     ]);
     await sql`insert into tag_bindings (id, workspace_id, tag_id, target_id, created_at)
       select v.column1, v.column2, v.column3, v.column4, cast(v.column5 as bigint)
-      from ${this.features.rowsOf(rows, BINDING_COLUMNS.length)} as v
+      from ${rowsOf(this.features, rows, BINDING_COLUMNS.length)} as v
       where true
       order by v.column3
       on conflict (tag_id, target_id) do nothing`.execute(this.db);
@@ -483,7 +483,8 @@ export class KyselyTagRepository implements TagRepository {
 
   /** The tags asked for, past the kept statements' counts: one parameter, however many. */
   private askedAsOneParameter(tags: DatasetBinding["tags"]) {
-    return this.features.rowsOf(
+    return rowsOf(
+      this.features,
       tags.map(({ bindingId, tagId }) => [bindingId, tagId]),
       2,
     );

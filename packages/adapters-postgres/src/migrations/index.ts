@@ -15,6 +15,7 @@ import * as idCollation from "./0010-id-collation.js";
 import * as valueWrites from "./0011-value-writes.js";
 import * as countsAtCommit from "./0012-counts-at-commit.js";
 import * as commitFlushMarks from "./0013-commit-flush-marks.js";
+import * as valueWritePlans from "./0014-value-write-plans.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0011-value-writes": valueWrites,
   "0012-counts-at-commit": countsAtCommit,
   "0013-commit-flush-marks": commitFlushMarks,
+  "0014-value-write-plans": valueWritePlans,
 };
 
 export const postgresMigrations: MigrationProvider = {
