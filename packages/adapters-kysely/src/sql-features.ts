@@ -43,6 +43,8 @@ export interface SqlFeatures {
    * another table read in the same statement. The driver may answer it parsed or as text.
    */
   jsonArrayFrom(query: Expression<unknown>): RawBuilder<unknown>;
+  /** The one row of a sub-select as a JSON object (null for none), as `jsonArrayFrom` gives rows. */
+  jsonObjectFrom(query: Expression<unknown>): RawBuilder<unknown>;
   /**
    * Whether `jsonArrayFrom` takes any sub-select, `selectAll` too (PostgreSQL's `json_agg` of whole
    * rows); SQLite's `json_object` needs every column named.

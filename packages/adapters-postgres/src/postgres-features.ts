@@ -1,6 +1,6 @@
 import { compiledRead, type SqlFeatures, wellFormedJson } from "@service-api/adapters-kysely";
 import { sql } from "kysely";
-import { jsonArrayFrom } from "kysely/helpers/postgres";
+import { jsonArrayFrom, jsonObjectFrom } from "kysely/helpers/postgres";
 import { FIELD_COUNT_SLOTS } from "./migrations/0009-field-count-slots.js";
 import { TURNSTILE_CLASS } from "./migrations/0011-value-writes.js";
 import { isLockNotAvailable } from "./postgres-unavailability.js";
@@ -76,6 +76,7 @@ export const postgresFeatures: SqlFeatures = {
   jsonOfWholeRows: true,
   modifyingCtes: true,
   jsonArrayFrom,
+  jsonObjectFrom,
   // Lone surrogates become U+FFFD, as the driver's UTF-8 encoding makes them in any other
   // parameter (PostgreSQL's JSON parser would refuse them).
   listParameter: wellFormed,

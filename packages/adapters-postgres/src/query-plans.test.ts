@@ -1,4 +1,12 @@
-import { aChunk, aDataset, aDocument, aMetadataField, aWorkspace } from "@service-api/ports/testing";
+import {
+  aChunk,
+  aDataset,
+  aDocument,
+  aMember,
+  aMetadataField,
+  anUploadFile,
+  aWorkspace,
+} from "@service-api/ports/testing";
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "./open-postgres-store.js";
@@ -99,6 +107,49 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
         const loops = loopsOfSubPlans((rows[0]["QUERY PLAN"] as { Plan: Node }[])[0]!.Plan);
         expect(loops.length).toBeGreaterThan(0);
         expect(Math.max(...loops)).toBeLessThanOrEqual(10);
+      } finally {
+        await client.end();
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("looks up a document page's upload files by id, never reading the workspace's files", async () => {
+    const url = await createTestSchema(database.url);
+    const { store, statements, record } = await recordingStore(url);
+    try {
+      const workspace = aWorkspace();
+      await store.repositories.workspaces.save(workspace);
+      const member = aMember(workspace.id);
+      await store.repositories.workspaces.saveMember(member);
+      const dataset = aDataset(workspace.id);
+      await store.repositories.datasets.save(dataset);
+      // As the bench's 1k data set: a file each. Joined, the page of 20 hashed all 1,000 files.
+      await store.transaction(
+        async ({ documents }) => {
+          for (let index = 0; index < 1000; index++) {
+            const file = anUploadFile(member.id);
+            await documents.saveUploadFile(workspace.id, file);
+            await documents.save(aDocument(dataset.id, { position: index, uploadFileId: file.id }));
+          }
+        },
+        { manyRows: true },
+      );
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query("vacuum analyze");
+        const { items } = await record(() =>
+          store.repositories.documents.findPage(workspace.id, dataset.id, {}, 0, 20),
+        );
+        expect(items.filter((item) => item.uploadFile !== undefined)).toHaveLength(20);
+        expect(statements).toHaveLength(1);
+        const { sql, parameters } = statements[0]!;
+        const { rows } = await client.query(`explain ${sql}`, parameters as unknown[]);
+        const plan = rows.map((row: Record<string, string>) => row["QUERY PLAN"]).join("\n");
+        expect(plan).toMatch(/Index Scan using upload_files_pkey on upload_files/);
+        expect(plan).not.toMatch(/Seq Scan on upload_files/);
       } finally {
         await client.end();
       }

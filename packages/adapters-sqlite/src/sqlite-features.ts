@@ -1,6 +1,6 @@
 import { type SqlFeatures, wellFormedJson } from "@service-api/adapters-kysely";
 import { sql } from "kysely";
-import { jsonArrayFrom } from "kysely/helpers/sqlite";
+import { jsonArrayFrom, jsonObjectFrom } from "kysely/helpers/sqlite";
 
 /**
  * SQLite's answers: `lower()` folds ASCII letters only, and `instr` finds a substring with no
@@ -25,6 +25,7 @@ export const sqliteFeatures: SqlFeatures = {
   jsonOfWholeRows: false,
   modifyingCtes: false,
   jsonArrayFrom: (query) => jsonArrayFrom(query as never),
+  jsonObjectFrom: (query) => jsonObjectFrom(query as never),
   // Lone surrogates become U+FFFD, as the driver's UTF-8 encoding makes them in any other parameter.
   listParameter: (values) => wellFormedJson(values),
   inList: (expression, list) => sql<boolean>`${expression} in (select value from json_each(${list}))`,

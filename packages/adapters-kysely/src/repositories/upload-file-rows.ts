@@ -13,6 +13,17 @@ export const uploadFileFromRow = (row: Selectable<UploadFileTable>): UploadFile 
   createdAt: Number(row.created_at),
 });
 
+/** The upload file's columns `uploadFileFromRow` reads. */
+export const UPLOAD_FILE_COLUMNS = [
+  "id",
+  "name",
+  "size",
+  "extension",
+  "mime_type",
+  "created_by",
+  "created_at",
+] as const;
+
 /** The upload file's columns, renamed so they sit beside a document's in one row. */
 export const FILE_COLUMNS = {
   "file.id": "file_id",
@@ -41,6 +52,12 @@ export function uploadFileFromColumns(row: Record<string, unknown>): UploadFile 
     created_by: row.file_created_by,
     created_at: row.file_created_at,
   } as Selectable<UploadFileTable>);
+}
+
+/** The file of a row holding it as a JSON object (`file`, null for none) or in `FILE_COLUMNS`. */
+export function uploadFileOfRow(row: Record<string, unknown>): UploadFile | undefined {
+  if (row.file === undefined) return uploadFileFromColumns(row);
+  return row.file === null ? undefined : uploadFileFromRow(row.file as Selectable<UploadFileTable>);
 }
 
 /** `DocumentRepository.findUploadFileHolders`' read, by the documents' upload file index. */
