@@ -1,7 +1,14 @@
-import { createTestDatabase, requirePostgresForTests } from "@service-api/adapters-postgres/testing";
+import {
+  countsPlans,
+  createTestDatabase,
+  namedStatementsOf,
+  plannedOnEveryCall,
+  requirePostgresForTests,
+} from "@service-api/adapters-postgres/testing";
 import type { Store } from "@service-api/ports";
 import { aDocument, aMetadataField, aTag } from "@service-api/ports/testing";
 import { openStore } from "@service-api/stores";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.js";
 import { createLogger } from "../src/logger.js";
@@ -403,21 +410,23 @@ const CASES: Case[] = [
   },
 ];
 
+/** Sends the case's request once; gives what went over the wire for it. */
+async function send(testCase: Case) {
+  const token = testCase.key === "app" ? world.apps["advanced-chat"].key : world.datasetKey;
+  const prepared = (await testCase.prepare?.()) ?? "";
+  const { method, path, body } = testCase.request(prepared);
+  wire.take();
+  const response = await call(running.url, method, path, { token, body });
+  expect(response.status, response.text).toBe(testCase.status);
+  return wire.take();
+}
+
 describe.runIf(ready)("round trips to PostgreSQL per request", () => {
   it.each(CASES)("$operation", async (testCase) => {
-    const token = testCase.key === "app" ? world.apps["advanced-chat"].key : world.datasetKey;
-    const send = async () => {
-      const prepared = (await testCase.prepare?.()) ?? "";
-      const { method, path, body } = testCase.request(prepared);
-      wire.take();
-      const response = await call(running.url, method, path, { token, body });
-      expect(response.status, response.text).toBe(testCase.status);
-      return wire.take();
-    };
     // The first request may record the key's use and prepare statements; the next ones are steady.
-    await send();
-    await send();
-    const steady = await send();
+    await send(testCase);
+    await send(testCase);
+    const steady = await send(testCase);
     if (process.env.PRINT_TRIPS) console.log(`TRIPS ${testCase.operation} ${steady.roundTrips}`);
     expect(steady.roundTrips, steady.parsed.join("\n")).toBeLessThanOrEqual(testCase.ceiling);
     // The five operations of the spec (and the variable list and the renames) send only named
@@ -425,6 +434,24 @@ describe.runIf(ready)("round trips to PostgreSQL per request", () => {
     if (NAMED.has(testCase.operation)) {
       expect(steady.parses, steady.parsed.join("\n")).toBe(0);
       expect(steady.describes).toBe(0);
+    }
+  });
+
+  // PostgreSQL plans a named statement on every call where its plan for any parameters looks
+  // dearer than a call's own (an unknown LIMIT, a list as one array): every operation's, checked
+  // here as the operations send them, so a new one cannot bring that back unseen.
+  it("sends only named statements PostgreSQL plans once for any parameters", async ({ skip }) => {
+    const client = new pg.Client({ connectionString: database.url });
+    await client.connect();
+    try {
+      if (!(await countsPlans(client))) skip("PostgreSQL keeps no plan counts before 14");
+      const sent = await namedStatementsOf(async () => {
+        for (const testCase of CASES) await send(testCase);
+      });
+      expect(sent.length).toBeGreaterThanOrEqual(10);
+      expect(await plannedOnEveryCall(client, sent)).toEqual([]);
+    } finally {
+      await client.end();
     }
   });
 });

@@ -15,39 +15,11 @@ import {
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "./open-postgres-store.js";
+import { countsPlans, namedStatementsOf, plannedOnEveryCall } from "./testing/named-statement-plans.js";
 import { createTestSchema, requirePostgresForTests } from "./testing/test-databases.js";
 import { useTestDatabase } from "./testing/use-test-database.js";
 
 const available = await requirePostgresForTests();
-
-/** A named statement as the store sent it: its text and one call's parameters. */
-interface Sent {
-  name: string;
-  text: string;
-  values: unknown[];
-}
-
-/** Records the named statements this process sends while `work` runs. */
-async function namedStatementsOf(work: () => Promise<unknown>): Promise<Sent[]> {
-  const sent = new Map<string, Sent>();
-  const query = pg.Client.prototype.query;
-  pg.Client.prototype.query = function (this: pg.Client, config: unknown, ...rest: unknown[]) {
-    const statement = config as Partial<Sent> | undefined;
-    if (statement?.name && statement.text)
-      sent.set(statement.name, {
-        name: statement.name,
-        text: statement.text,
-        values: statement.values ?? [],
-      });
-    return (query as (...args: unknown[]) => unknown).call(this, config, ...rest);
-  } as typeof query;
-  try {
-    await work();
-  } finally {
-    pg.Client.prototype.query = query;
-  }
-  return [...sent.values()];
-}
 
 /**
  * Every statement the hot operations and the lists send (the variable update and Set Document
@@ -173,10 +145,8 @@ describe.skipIf(!available)("named statements on PostgreSQL", () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      const version = Number((await client.query("show server_version_num")).rows[0].server_version_num);
-      // pg_prepared_statements counts generic and custom plans from PostgreSQL 14 on.
       // Reported as skipped, not passed: the plans cannot be checked on this server.
-      if (version < 140000) skip(`PostgreSQL ${version} keeps no plan counts (14 on)`);
+      if (!(await countsPlans(client))) skip("PostgreSQL keeps no plan counts before 14");
       const sent = await sendHotStatements(store.repositories);
       // A dataset of 20,000 documents: an unknown OFFSET is taken to skip a tenth of them, which
       // made the first page's generic plan look dear enough to plan that page on every call.
@@ -191,18 +161,7 @@ describe.skipIf(!available)("named statements on PostgreSQL", () => {
       await client.query("reset session_replication_role");
       await client.query("analyze");
       expect(sent.length).toBeGreaterThanOrEqual(10);
-      // The same statements, called as often as a busy server calls them, on one connection.
-      for (const statement of sent) {
-        for (let call = 0; call < 8; call += 1) await client.query(statement);
-      }
-      const { rows } = await client.query<{ name: string; generic_plans: string }>(
-        "select name, generic_plans from pg_prepared_statements",
-      );
-      const planned = new Map(rows.map((row) => [row.name, Number(row.generic_plans)]));
-      const plannedEveryCall = sent
-        .filter((statement) => (planned.get(statement.name) ?? 0) === 0)
-        .map((statement) => statement.text);
-      expect(plannedEveryCall).toEqual([]);
+      expect(await plannedOnEveryCall(client, sent)).toEqual([]);
     } finally {
       await client.end();
       await store.close();

@@ -1,1 +1,2 @@
+export * from "./named-statement-plans.js";
 export * from "./test-databases.js";
