@@ -160,9 +160,7 @@ async function setWithoutWaiting(
   const values = rowsParameter(write.set);
   for (let attempt = 1; ; attempt += 1) {
     try {
-      const [row] = (await setWithoutWaitingStatement(db, features, documentIds, datasetId, values)) as {
-        passed: boolean;
-      }[];
+      const [row] = await setWithoutWaitingStatement(db, features, documentIds, datasetId, values);
       return row?.passed === true;
     } catch (error) {
       // A write holds a lock: wait for it in the caller's call, not here.
