@@ -133,6 +133,7 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
    */
   async function withStoreAndOther(
     work: (context: {
+      url: string;
       store: Store;
       other: pg.Client;
       dataset: ReturnType<typeof aDataset>;
@@ -150,7 +151,7 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
       await store.repositories.workspaces.save(workspace);
       const dataset = aDataset(workspace.id);
       await store.repositories.datasets.save(dataset);
-      await work({ store, other, dataset, waitingForLocks });
+      await work({ url, store, other, dataset, waitingForLocks });
     } finally {
       await other.end();
       await store.close();
@@ -511,7 +512,9 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
           "select document_count::int as base, (select count(*)::int from metadata_field_counts where field_id = $1) as slots from metadata_fields where id = $1",
           [field.id],
         );
-        expect(rows[0]).toEqual({ base: 0, slots: 2 });
+        // The removal took one in its slot's row, made for it (the write takes its rows in order
+        // first); the field's own row, which writes to other slots could wait behind, was left alone.
+        expect(rows[0]).toEqual({ base: 1, slots: 3 });
         await metadata.deleteField(dataset.id, field.id);
         expect((await other.query("select count(*)::int as n from metadata_field_counts")).rows[0].n).toBe(0);
       }),
@@ -597,6 +600,58 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
       await closeAll(stores);
     }
   }, 30_000);
+
+  it("takes a removing write's counter rows in one order, so writes clearing and setting in one slot never deadlock", () =>
+    withStoreAndOther(async ({ url, store, other, dataset, waitingForLocks }) => {
+      const slotOf = async (id: string) =>
+        (await other.query("select hashtext($1) & 15 as slot", [id])).rows[0].slot as number;
+      const { documents, metadata } = store.repositories;
+      const first = aDocument(dataset.id);
+      let second = aDocument(dataset.id);
+      while ((await slotOf(second.id)) !== (await slotOf(first.id))) second = aDocument(dataset.id);
+      for (const document of [first, second]) await documents.save(document);
+      const [owner, team] = [
+        aMetadataField(dataset.id, { name: "owner" }),
+        aMetadataField(dataset.id, { name: "team" }),
+      ];
+      for (const field of [owner, team]) await metadata.createField(field);
+      const write = (documentId: string, set: [string, string][], clear: string[] = []) =>
+        metadata.writeValues(dataset.id, [{ documentId, replaceAll: false, set, clear }]);
+      // Both fields' counter rows of the documents' slot exist.
+      await write(first.id, [[team.id, "t"]]);
+      await write(second.id, [[owner.id, "o"]]);
+      // Two instances' calls, each removing one field's value and setting the other's.
+      const [one, two] = [new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url })];
+      await Promise.all([one.connect(), two.connect()]);
+      const call = (client: pg.Client, documentId: string, set: string, cleared: string) =>
+        client.query("select write_document_values($1, $2, $3, $4, '{}', '[]')", [
+          dataset.id,
+          [documentId],
+          JSON.stringify([[documentId, set, "x"]]),
+          JSON.stringify([[documentId, cleared]]),
+        ]);
+      try {
+        // Holding `owner`'s row stops the first call's new value at its foreign key check: after
+        // its removal, the counter row of `team` it took then still held.
+        await other.query("begin");
+        await other.query("select from metadata_fields where id = $1 for update", [owner.id]);
+        const firstCall = call(one, first.id, owner.id, team.id);
+        await expect.poll(waitingForLocks).toBe(1);
+        // The second removes `owner`'s value (its counter row) and sets `team`'s: the other order.
+        const secondCall = call(two, second.id, team.id, owner.id);
+        await expect.poll(waitingForLocks).toBe(2);
+        await other.query("commit");
+        const settled = await Promise.allSettled([firstCall, secondCall]);
+        expect(
+          settled.map((outcome) => (outcome.status === "rejected" ? String(outcome.reason) : "written")),
+        ).toEqual(["written", "written"]);
+      } finally {
+        await Promise.all([one.end(), two.end()]);
+      }
+      expect(await metadata.valuesOf(first.id)).toMatchObject([{ id: owner.id, value: "x" }]);
+      expect(await metadata.valuesOf(second.id)).toMatchObject([{ id: team.id, value: "x" }]);
+      expect((await metadata.listFieldUsage(dataset.id)).map((field) => field.count)).toEqual([1, 1]);
+    }));
 
   it("writes a removing write after its locks, so concurrent writes to a document end as one after the other", async () => {
     const url = await createTestSchema(database.url);

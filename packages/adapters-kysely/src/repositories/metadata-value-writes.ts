@@ -86,11 +86,11 @@ const WRITE_ATTEMPTS = 3;
  * other); then its documents, in id order, so that two writes to one document's values run one
  * after the other; then the upsert. A write that removes values, or finds a lock held, is one call
  * of `valueWriteAfterLocks`, which waits for the same locks and then writes in statements of their
- * own, each seeing what committed meanwhile. The upsert takes the fields' counter rows in one order
- * (field, then `fieldCountSlot`); a delete takes theirs in the order it finds the values, so
- * against a concurrent write to other documents it may take two in the other order: PostgreSQL then
- * reports a deadlock and the store runs the call again. Elsewhere (SQLite, whose writers are serial
- * anyway) the delete and the upsert run in one transaction.
+ * own, each seeing what committed meanwhile. Both take the fields' counter rows in one order
+ * (field, then `fieldCountSlot`): the upsert as it adds values, the call every row it will change
+ * before it removes or adds one (migration 0015), so two writes to different documents never
+ * deadlock. Elsewhere (SQLite, whose writers are serial anyway) the delete and the upsert run in
+ * one transaction.
  */
 export async function writeValues(
   db: Kysely<DatabaseSchema>,

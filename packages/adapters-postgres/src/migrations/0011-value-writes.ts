@@ -18,7 +18,7 @@ export const TURNSTILE_CLASS = 0x73617069; // "sapi"
  * counter slot, document) order as the counting trigger wants. Only the dataset's documents and
  * fields are written. The lists are JSON arrays of string arrays. Constant identifiers only.
  */
-const WRITE_DOCUMENT_VALUES = `create or replace function write_document_values(
+export const WRITE_DOCUMENT_VALUES = `create or replace function write_document_values(
     of_dataset text, of_documents text[], values_set json, pairs_cleared json,
     documents_replaced text[], pairs_kept json)
   returns void language plpgsql as $$

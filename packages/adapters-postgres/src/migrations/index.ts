@@ -16,6 +16,7 @@ import * as valueWrites from "./0011-value-writes.js";
 import * as countsAtCommit from "./0012-counts-at-commit.js";
 import * as commitFlushMarks from "./0013-commit-flush-marks.js";
 import * as valueWritePlans from "./0014-value-write-plans.js";
+import * as counterLockOrder from "./0015-counter-lock-order.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0012-counts-at-commit": countsAtCommit,
   "0013-commit-flush-marks": commitFlushMarks,
   "0014-value-write-plans": valueWritePlans,
+  "0015-counter-lock-order": counterLockOrder,
 };
 
 export const postgresMigrations: MigrationProvider = {
