@@ -1,4 +1,4 @@
-import type { Repositories, Store } from "@service-api/ports";
+import type { DocumentValueChanges, Repositories, Store } from "@service-api/ports";
 import {
   aConversation,
   aDataset,
@@ -274,6 +274,64 @@ describe.skipIf(!available)("PostgreSQL under several instances", () => {
       expect(await tags.listInWorkspace(workspace.id)).toEqual([]);
     });
     expect(deadlocks).toBe(0);
+  }, 30_000);
+
+  it("writes values from several instances, removing and setting in any mix, without a deadlock", async () => {
+    const counting = new pg.Client({ connectionString: database.url });
+    await counting.connect();
+    const slotOf = async (id: string) =>
+      (await counting.query("select hashtext($1) & 15 as slot", [id])).rows[0].slot as number;
+    let counts: number[][] = [];
+    try {
+      const deadlocks = await deadlocksDuring(async ({ stores, targets }) => {
+        const [dataset] = targets as [ReturnType<typeof aDataset>];
+        const { documents, metadata } = stores[0]!.repositories;
+        const fields = ["owner", "team", "topic"].map((name) => aMetadataField(dataset.id, { name }));
+        for (const field of fields) await metadata.createField(field);
+        const [owner, team, topic] = fields.map((field) => field.id) as [string, string, string];
+        // Twelve documents over two slots: every write shares counter rows with others.
+        const documentIds: string[] = [];
+        while (documentIds.length < 12) {
+          const document = aDocument(dataset.id);
+          if ((await slotOf(document.id)) > 1) continue;
+          await documents.save(document);
+          documentIds.push(document.id);
+        }
+        const writes: DocumentValueChanges[] = [
+          { documentId: "", replaceAll: false, set: [[owner, "a"]], clear: [team] },
+          { documentId: "", replaceAll: false, set: [[team, "b"]], clear: [owner, topic] },
+          { documentId: "", replaceAll: true, set: [[topic, "c"]], clear: [] },
+          {
+            documentId: "",
+            replaceAll: false,
+            set: [
+              [owner, "d"],
+              [topic, "d"],
+            ],
+            clear: [],
+          },
+        ];
+        const settled = await Promise.allSettled(
+          Array.from({ length: 12 }, async (_, writer) => {
+            for (let round = 0; round < 20; round++) {
+              const write = writes[(writer + round) % writes.length]!;
+              const documentId = documentIds[(writer * 5 + round * 7) % documentIds.length]!;
+              await stores[writer % stores.length]!.repositories.metadata.writeValues(dataset.id, [
+                { ...write, documentId },
+              ]);
+            }
+          }),
+        );
+        expect(settled.filter((result) => result.status === "rejected")).toEqual([]);
+        const held = (await Promise.all(documentIds.map((id) => metadata.valuesOf(id)))).flat();
+        const truth = fields.map((field) => held.filter((value) => value.id === field.id).length);
+        counts = [(await metadata.listFieldUsage(dataset.id)).map((field) => field.count), truth];
+      });
+      expect(deadlocks).toBe(0);
+      expect(counts[0]).toEqual(counts[1]);
+    } finally {
+      await counting.end();
+    }
   }, 30_000);
 
   it("leaves one binding per pair when instances bind the same tags at once", async () => {
