@@ -9,6 +9,7 @@ import { datasetsFamily, FAMILIES } from "./families/index.js";
 import { closeWhileDraining, requireHost } from "./http/connection-rules.js";
 import { servedToBrowsers } from "./http/cors.js";
 import { errorHandler, methodNotAllowed, unknownRoute } from "./http/error-handler.js";
+import { forwardedPrefix } from "./http/forwarded-prefix.js";
 import { requestContext } from "./http/request-context.js";
 import { ServerMetrics } from "./observability/metrics.js";
 import { registerDocsRoutes } from "./routes/docs.js";
@@ -64,8 +65,9 @@ function apiRoutes(
         "GET",
         [
           (req, res) => {
-            // The paths are relative to where the routes are mounted: `/v1` in the standalone app.
-            const serverUrl = `${req.baseUrl}${prefix}` || "/";
+            // The paths are relative to where the routes are mounted (`/v1` in the standalone app),
+            // under the path a trusted proxy serves this server at.
+            const serverUrl = `${forwardedPrefix(req)}${req.baseUrl}${prefix}` || "/";
             res
               .writeHead(200, { "Content-Type": "application/json; charset=utf-8" })
               .end(documentAt(serverUrl));

@@ -278,6 +278,24 @@ describe("the router's OpenAPI document", () => {
     ]);
   });
 
+  it("puts the path a proxy the host trusts names (X-Forwarded-Prefix) before where it is mounted", async () => {
+    const router = createServiceApiRouter({ databaseUrl: standalone.databaseUrl });
+    cleanups.push(() => router.close());
+    const serversOf = async (base: string) =>
+      (
+        (await (
+          await fetch(`${base}/kb/openapi.json`, { headers: { "X-Forwarded-Prefix": "/svc" } })
+        ).json()) as {
+          servers: unknown;
+        }
+      ).servers;
+    // The host's own `trust proxy` decides, as it does for the client's address.
+    expect(
+      await serversOf(await served(express().set("trust proxy", "loopback").use("/kb", router))),
+    ).toEqual([{ url: "/svc/kb" }]);
+    expect(await serversOf(await host(router, "/kb"))).toEqual([{ url: "/kb" }]);
+  });
+
   it("mounted at /v1, is the very document the standalone server serves, whose server stays /v1", async () => {
     const router = createServiceApiRouter({ databaseUrl: standalone.databaseUrl });
     cleanups.push(() => router.close());

@@ -13,7 +13,8 @@ describe.runIf(available)("the API reference page at /docs", () => {
   let server: TestServer;
   let browser: Browser;
   beforeAll(async () => {
-    server = await startTestServer();
+    // The proxy below is trusted to name the path it serves the server under.
+    server = await startTestServer({ TRUST_PROXY: "loopback" });
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
   });
   afterAll(async () => {
@@ -58,13 +59,13 @@ describe.runIf(available)("the API reference page at /docs", () => {
     await page.close();
   });
 
-  it("loads behind a proxy that serves the API under a path of its own, from /docs and /docs/", async () => {
+  it("loads behind a proxy that serves the API under a path of its own, from /docs and /docs/, and calls the API there", async () => {
     // A proxy serving the server under /svc, stripping the path on the way in.
     const proxy = createServer((incoming, answer) => {
       if (!incoming.url?.startsWith("/svc/")) return answer.writeHead(404).end();
       const forwarded = request(`${server.url}${incoming.url.slice("/svc".length)}`, {
         method: incoming.method,
-        headers: incoming.headers,
+        headers: { ...incoming.headers, "x-forwarded-prefix": "/svc" },
       });
       forwarded.on("response", (response) => {
         answer.writeHead(response.statusCode ?? 502, response.headers);
@@ -84,6 +85,10 @@ describe.runIf(available)("the API reference page at /docs", () => {
         expect(await page.$$eval(".opblock", (blocks) => blocks.length), path).toBe(25);
         expect(requested.filter((url) => !url.startsWith(`${base}/`))).toEqual([]);
         expect(requested).toContain(`${base}/v1/openapi.json`);
+        // "Try it out" calls the API where the proxy serves it.
+        expect(await page.$eval("select#servers", (select) => (select as HTMLSelectElement).value)).toBe(
+          "/svc/v1",
+        );
         await page.close();
       }
     } finally {
