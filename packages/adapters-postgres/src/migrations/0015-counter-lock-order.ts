@@ -1,9 +1,7 @@
 import { type Kysely, sql } from "kysely";
-import { FIELD_COUNT_SLOTS } from "./0009-field-count-slots.js";
+import { slotOf } from "./0009-field-count-slots.js";
 import { TURNSTILE_CLASS, WRITE_DOCUMENT_VALUES } from "./0011-value-writes.js";
 import { up as keepPlans } from "./0014-value-write-plans.js";
-
-const SLOT = (documentId: string) => `hashtext(${documentId}) & ${FIELD_COUNT_SLOTS - 1}`;
 
 /** The dataset's documents among the call's. */
 const DOCUMENTS = "(select id from documents where dataset_id = of_dataset and id = any(of_documents))";
@@ -47,11 +45,11 @@ const WRITE_DOCUMENT_VALUES_IN_ORDER = `create or replace function write_documen
     if json_array_length(pairs_cleared) > 0 or cardinality(documents_replaced) > 0 then
       insert into metadata_field_counts (field_id, slot, count)
         select field_id, slot, 0 from (
-          select item ->> 1 as field_id, ${SLOT("item ->> 0")} as slot ${SET}
+          select item ->> 1 as field_id, ${slotOf("item ->> 0")} as slot ${SET}
             and not exists (select from document_metadata_values
               where document_id = item ->> 0 and field_id = item ->> 1)
           union
-          select field_id collate "default", ${SLOT("document_id")} from document_metadata_values where ${REMOVED}
+          select field_id collate "default", ${slotOf("document_id")} from document_metadata_values where ${REMOVED}
         ) as touched
         order by field_id, slot
         on conflict (field_id, slot) do update set count = metadata_field_counts.count where false;
@@ -59,7 +57,7 @@ const WRITE_DOCUMENT_VALUES_IN_ORDER = `create or replace function write_documen
     delete from document_metadata_values where ${REMOVED};
     insert into document_metadata_values (document_id, field_id, value)
       select item ->> 0, item ->> 1, item ->> 2 ${SET}
-      order by item ->> 1, ${SLOT("item ->> 0")}, item ->> 0
+      order by item ->> 1, ${slotOf("item ->> 0")}, item ->> 0
       on conflict (document_id, field_id) do update set value = excluded.value;
   end $$`;
 
