@@ -268,6 +268,53 @@ describe.runIf(TEST_STORE === "postgres")("PostgreSQL out of time", () => {
   });
 });
 
+describe.runIf(TEST_STORE === "postgres")("a field rename whose commit the flush may not cover", () => {
+  let server: TestServer;
+  const clients: pg.Client[] = [];
+  afterEach(async () => {
+    for (const client of clients.splice(0)) await client.end().catch(() => {});
+    await server?.stop();
+  });
+  const connected = async (databaseUrl: string) => {
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    clients.push(client);
+    return client;
+  };
+
+  it("answers 503 when a connection was lost between the rename's commit and its flush, then renames again", async () => {
+    server = await startTestServer();
+    const world = await seedWorkspace(server.store.repositories);
+    const { dataset, fields, datasetKey: token } = world;
+    const path = `/v1/datasets/${dataset.id}/metadata/${fields.author.id}`;
+    const observer = await connected(server.databaseUrl);
+    const nameNow = async () =>
+      (await observer.query("select name from metadata_fields where id = $1", [fields.author.id])).rows[0]
+        ?.name as string;
+    // Holds the lock the commit flush's `setval` needs: the rename commits, its answer waits.
+    const blocker = await connected(server.databaseUrl);
+    await blocker.query("begin");
+    await blocker.query("alter sequence commit_flush_marks restart");
+    const renaming = call(server.url, "PATCH", path, { token, body: { name: "unvouched" } });
+    await eventually(async () => (await nameNow()) === "unvouched");
+    // The pools' idle connections end, as a restart or a failover ends them all.
+    const ended = await observer.query(
+      `select pg_terminate_backend(pid) from pg_stat_activity
+        where application_name = 'service-api' and datname = current_database() and state = 'idle'`,
+    );
+    expect(ended.rowCount).toBeGreaterThan(0);
+    await blocker.query("rollback");
+    const refused = await renaming;
+    expect(refused.status).toBe(503);
+    expect(refused.body).toEqual(UNAVAILABLE);
+    expect(refused.headers.get("retry-after")).toBe("1");
+    // The server serves on, and answers the client's retry.
+    const renamed = await call(server.url, "PATCH", path, { token, body: { name: "unvouched" } });
+    expect(renamed.status).toBe(200);
+    expect(renamed.body).toMatchObject({ id: fields.author.id, name: "unvouched" });
+  });
+});
+
 describe.runIf(TEST_STORE === "sqlite")("SQLite locked by another process", () => {
   let server: TestServer;
   afterEach(() => server?.stop());
