@@ -38,6 +38,14 @@ async function recordingStore(url: string) {
   return { store, statements, record };
 }
 
+/** PostgreSQL's plan of `sql` for these parameters, as `explain` prints it. */
+async function planOf(client: pg.Client, sql: string, parameters: readonly unknown[]): Promise<string> {
+  return planText((await client.query(`explain ${sql}`, parameters as unknown[])).rows);
+}
+
+/** The lines of an `explain`'s answer as one text. */
+const planText = (rows: Record<string, string>[]) => rows.map((row) => row["QUERY PLAN"]).join("\n");
+
 describe.skipIf(!available)("PostgreSQL query plans", () => {
   const database = useTestDatabase();
 
@@ -67,9 +75,7 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
         );
         expect(total).toBe(1);
         for (const { sql, parameters } of statements) {
-          const { rows } = await client.query(`explain ${sql}`, parameters as unknown[]);
-          const plan = rows.map((row: Record<string, string>) => row["QUERY PLAN"]).join("\n");
-          expect(plan).toMatch(
+          expect(await planOf(client, sql, parameters)).toMatch(
             /Bitmap Index Scan on document_names[^\n]*\n\s+Index Cond: \(\(dataset_id = .*name ~~\* /,
           );
         }
@@ -146,8 +152,7 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
         expect(items.filter((item) => item.uploadFile !== undefined)).toHaveLength(20);
         expect(statements).toHaveLength(1);
         const { sql, parameters } = statements[0]!;
-        const { rows } = await client.query(`explain ${sql}`, parameters as unknown[]);
-        const plan = rows.map((row: Record<string, string>) => row["QUERY PLAN"]).join("\n");
+        const plan = await planOf(client, sql, parameters);
         expect(plan).toMatch(/Index Scan using upload_files_pkey on upload_files/);
         expect(plan).not.toMatch(/Seq Scan on upload_files/);
       } finally {
@@ -195,13 +200,12 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
       for (const { sql, parameters } of statements.slice(0, chunkStatements)) {
         const values = (parameters as unknown[]).map((value) => client.escapeLiteral(String(value)));
         await client.query(`prepare page as ${sql}`);
-        const plans = [(await client.query(`explain ${sql}`, parameters as unknown[])).rows];
+        const plans = [await planOf(client, sql, parameters)];
         await client.query("set plan_cache_mode = force_generic_plan");
-        plans.push((await client.query(`explain execute page(${values.join(", ")})`)).rows);
+        plans.push(planText((await client.query(`explain execute page(${values.join(", ")})`)).rows));
         await client.query("reset plan_cache_mode");
         await client.query("deallocate page");
-        for (const rows of plans) {
-          const plan = rows.map((row: Record<string, string>) => row["QUERY PLAN"]).join("\n");
+        for (const plan of plans) {
           expect(plan).toMatch(/Index Scan using documents_by_dataset_position on documents/);
           expect(plan).not.toMatch(/Sort|Seq Scan/);
           if (values.length > 2) {
@@ -213,8 +217,7 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
       // out, the index must serve the statement's condition (as it does at scale), then a sort.
       await client.query("set enable_seqscan = off");
       for (const { sql, parameters } of statements.slice(chunkStatements)) {
-        const { rows } = await client.query(`explain ${sql}`, parameters as unknown[]);
-        const plan = rows.map((row: Record<string, string>) => row["QUERY PLAN"]).join("\n");
+        const plan = await planOf(client, sql, parameters);
         expect(plan).toMatch(/Index Cond: \(document_id = ANY /);
         expect(plan).not.toMatch(/Seq Scan/);
       }
