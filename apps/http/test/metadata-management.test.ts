@@ -1264,6 +1264,10 @@ describe("POST /v1/datasets/{dataset_id}/documents/metadata", () => {
       ["number", "score", '"Infinity"', "must be a finite number or numeric string."],
       ["number", "score", '"-Infinity"', "must be a finite number or numeric string."],
       ["number", "score", '"1e999"', "must be a finite number or numeric string."],
+      ["number", "score", "1e400", "must be a finite number or numeric string."],
+      ["number", "score", "-1e400", "must be a finite number or numeric string."],
+      ["string", "label", "1e400", "must be a string."],
+      ["time", "when", "1e400", "must be a Unix timestamp in whole seconds."],
       ["number", "score", '"abc"', "must be a finite number or numeric string."],
       ["number", "score", '"1,5"', "must be a finite number or numeric string."],
       ["number", "score", '"١٢"', "must be a finite number or numeric string."],
@@ -1357,6 +1361,17 @@ describe("POST /v1/datasets/{dataset_id}/documents/metadata", () => {
           METADATA_NOT_FOUND,
         );
       }
+    });
+  });
+
+  it("answers 404 Metadata not found. before it looks at a value past a double's range", async () => {
+    const kb = await aKnowledgeBase();
+    await expectNothingWritten(kb, async () => {
+      const response = await setValues(kb.dataset.id, undefined, {
+        rawBody: `{"operation_data":[{"document_id":"${kb.first.id}","metadata_list":[{"id":"${crypto.randomUUID()}","value":1e400}]}]}`,
+        headers: { "content-type": "application/json" },
+      });
+      expectAnswer(response, 404, METADATA_NOT_FOUND);
     });
   });
 

@@ -17,6 +17,13 @@ export const id = (description: string) => {
 /** Whether `schema` is one `id` made: it reads a string as `pathId` does, and nothing else. */
 export const isIdSchema = (schema: z.ZodType) => ID_SCHEMAS.has(schema);
 
+/**
+ * A JSON number, however large: `1e400` is valid JSON that parses as Infinity, which zod's
+ * `number()` refuses as no number at all. Taken as a number, it meets the rule that says what is
+ * wrong with it (not finite). Every number a body holds is read with this.
+ */
+export const jsonNumber = z.custom<number>((value) => typeof value === "number").meta({ type: "number" });
+
 /** The `{status, code, message}` body of every error. */
 export const errorBody = z
   .object({

@@ -1,5 +1,6 @@
 import { METADATA_FIELD_TYPES } from "@service-api/domain";
 import { z } from "zod";
+import { jsonNumber } from "../../api/common-schemas.js";
 import { pathId } from "../../http/params.js";
 
 const fieldType = z.enum(METADATA_FIELD_TYPES, { error: "must be string, number or time." });
@@ -44,7 +45,7 @@ export const documentMetadataBody = z.object({
             .meta({ description: "A custom field of the dataset." }),
           name: z.unknown().optional().meta({ description: "Ignored: the field's stored name counts." }),
           value: z
-            .union([z.string(), z.number(), z.null()], { error: "must be a string, a number or null." })
+            .union([z.string(), jsonNumber, z.null()], { error: "must be a string, a number or null." })
             .optional()
             .meta({ description: "Typed by the field; null (or absent) clears it." }),
         }),
