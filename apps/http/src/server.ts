@@ -14,6 +14,7 @@ import {
   refuseConnect,
 } from "./http/client-errors.js";
 import { expressMessages } from "./http/express-messages.js";
+import { closeLingeringly, unlessLingering } from "./http/lingering-close.js";
 import { ServerLifecycle } from "./lifecycle/server-lifecycle.js";
 import { Shutdown } from "./lifecycle/shut-down.js";
 import { answerPrimary } from "./observability/cluster-metrics.js";
@@ -77,7 +78,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       // Express answers a request without Host, in the API's error shape.
       requireHostHeader: false,
     },
-    app,
+    unlessLingering(app),
   );
   server.on(
     "clientError",
@@ -86,6 +87,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       logger.info({ status, code }, "request refused");
     }),
   );
+  closeLingeringly(server);
   server.on("checkExpectation", answerExpectationFailed);
   server.on("checkContinue", continueWithinLimit(server));
   server.on("connect", refuseConnect);

@@ -103,7 +103,7 @@ describe("requests Node's own parser refuses", () => {
     connection.close();
   });
 
-  it("answers 413 to a client already sending a body over 1 MB, and keeps its connection for the next", async () => {
+  it("answers 413 to a client already sending a body over 1 MB, reads the rest, then closes cleanly", async () => {
     const connection = new RawConnection(server.url);
     const body = " ".repeat(3 * 1024 * 1024);
     connection.write(
@@ -113,8 +113,22 @@ describe("requests Node's own parser refuses", () => {
     );
     const response = await connection.next();
     expect(response.status).toBe(413);
+    expect(response.headers.connection).toBe("close");
     expect(jsonOf(response.body)).toMatchObject({ status: 413, code: "request_entity_too_large" });
     // The rest of the body was read and dropped, not cut off by a close that resets a sender.
+    expect(await connection.closed).toEqual({ reset: false });
+  });
+
+  it("keeps the connection after an answer that read the whole body", async () => {
+    const connection = new RawConnection(server.url);
+    const response = await connection.request(
+      "POST",
+      "/v1/datasets/tags",
+      { Authorization: `Bearer ${world.datasetKey}`, "Content-Type": "application/json" },
+      "{not json",
+    );
+    expect(response.status).toBe(400);
+    expect(response.headers.connection).not.toBe("close");
     expect((await connection.request("GET", "/healthz")).status).toBe(200);
     connection.close();
   });

@@ -1,8 +1,11 @@
 import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http";
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { closingAs } from "../observability/response-status.js";
 import type { ErrorBody } from "./http-error.js";
 import { BODY_LIMIT_BYTES } from "./json-body.js";
+import { isLingering, lingerThenClose } from "./lingering-close.js";
+import { refuseUnderWay } from "./refused-under-way.js";
 
 /** Node's own refusals, before a request reaches Express, by the error's code; anything else is a 400. */
 const REFUSALS: Record<string, ErrorBody> = {
@@ -26,12 +29,15 @@ const MALFORMED: ErrorBody = { status: 400, code: "bad_request", message: "The r
 
 /**
  * The server's `clientError` listener: what Node would answer (431, 400, 408…) with the API's
- * `{status, code, message}` body instead of none, then the connection closes. A connection that
- * already has part of a response, or cannot be written to, is only closed. `refused` hears of each
- * answer given to a request Express never saw (one it saw is logged and counted as its own).
+ * `{status, code, message}` body instead of none, then the connection closes, lingering: the
+ * client may still be sending. A connection that already has part of a response, or cannot be
+ * written to, is only closed; one in its lingering close hears nothing more (Node reports the
+ * bytes it drops as bad requests, and its request time-out). `refused` hears of each answer given
+ * to a request Express never saw (one it saw is logged and counted as its own).
  */
 export function answerClientErrors(refused: (refusal: ErrorBody) => void = () => {}) {
   return (error: Error & { code?: string }, socket: Duplex): void => {
+    if (error.code !== "ECONNRESET" && isLingering(socket)) return;
     const inFlight = (socket as { _httpMessage?: ServerResponse | null })._httpMessage;
     if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
       socket.destroy();
@@ -41,6 +47,7 @@ export function answerClientErrors(refused: (refusal: ErrorBody) => void = () =>
     // A request already being answered is counted as what it got (its body too slow: 408), unless
     // its client closed the connection before the body ended (499).
     if (inFlight && error.code !== "HPE_INVALID_EOF_STATE") closingAs(inFlight, refusal.status);
+    if (inFlight) refuseUnderWay(inFlight);
     if (!inFlight) refused(refusal);
     endWith(socket, refusal);
   };
@@ -49,10 +56,11 @@ export function answerClientErrors(refused: (refusal: ErrorBody) => void = () =>
 /** Writes the error as the whole response on a socket no response object holds, and closes it. */
 function endWith(socket: Duplex, { status, code, message }: ErrorBody): void {
   const body = JSON.stringify({ status, code, message });
-  socket.end(
+  socket.write(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
       `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
   );
+  lingerThenClose(socket as Socket);
 }
 
 const EXPECTATION_FAILED: ErrorBody = {
@@ -90,23 +98,18 @@ export function continueWithinLimit(server: Server) {
   };
 }
 
-/** How long a refused CONNECT's socket may stay open for the answer to leave, in ms. */
-const CONNECT_LINGER_MS = 5_000;
-
 /**
  * The server's `connect` listener: a CONNECT request, which Node hands over as a bare socket (and,
  * unheard, closes without a word). The API proxies nothing: 405, and the connection closes. The
  * socket is ours now, without the server's error listener or time-out: a client that resets it
- * must not end the process, nor one that never closes its side keep it open.
+ * must not end the process, nor one that never closes its side keep it open (the lingering close
+ * has its bounds).
  */
 export function refuseConnect(_req: IncomingMessage, socket: Duplex): void {
   socket.on("error", () => socket.destroy());
-  const linger = setTimeout(() => socket.destroy(), CONNECT_LINGER_MS).unref();
-  socket.once("close", () => clearTimeout(linger));
   endWith(socket, {
     status: 405,
     code: "method_not_allowed",
     message: "The method is not allowed for the requested URL.",
   });
-  socket.once("finish", () => socket.destroy());
 }

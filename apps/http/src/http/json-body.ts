@@ -3,6 +3,7 @@ import { MAX_JSON_DEPTH, nestsDeeperThan } from "@service-api/domain";
 import express, { type RequestHandler } from "express";
 import { HttpError, INVALID_JSON, TOO_LARGE } from "./http-error.js";
 import { JSON_MEDIA_TYPE, parseBodyReadByHost, plainJsonBody } from "./plain-json-body.js";
+import { stopIfRefused } from "./refused-under-way.js";
 
 const JSON_TYPE = new RegExp(`${JSON_MEDIA_TYPE}(?:;|$)`, "i");
 /** 1 MB, as body-parser counts it: the 413's message says so. */
@@ -22,8 +23,8 @@ const requireJsonType: RequestHandler = (req, _res, next) => {
   }
   if (!hasBody(req.headers)) throw new HttpError(400, "bad_request", INVALID_JSON);
   // Declared too large: answered now, not after the whole body has arrived (a client that never
-  // sends it waited for the request's time-out). Node then reads what comes and drops it, keeping
-  // the connection: closing it under a client still sending would reset it, and the answer with it.
+  // sends it waited for the request's time-out). The connection then closes lingering: what still
+  // comes is read and dropped, within bounds (closing at once would reset it, the answer with it).
   if (Number(req.headers["content-length"]) > BODY_LIMIT_BYTES)
     throw new HttpError(413, "request_entity_too_large", TOO_LARGE);
   next();
@@ -71,10 +72,12 @@ const parseOtherBody: RequestHandler = (req, res, next) => {
 
 /**
  * A JSON body, checked in the reference's order: media type (415), size (413), syntax (400), then
- * nesting (400, deeper than `MAX_JSON_DEPTH`).
+ * nesting (400, deeper than `MAX_JSON_DEPTH`). A request the server's time-out answered while its
+ * body came goes no further.
  */
 export const jsonBody: RequestHandler[] = [
   requireJsonType,
   plainJsonBody(BODY_LIMIT_BYTES, parseOtherBody),
+  stopIfRefused,
   limitDepth,
 ];
