@@ -10,4 +10,5 @@ export type * from "./repositories.js";
 export type * from "./runtime.js";
 export type * from "./served-to.js";
 export type * from "./tag-repository.js";
+export type * from "./text-extractor.js";
 export type * from "./workspace-repository.js";
