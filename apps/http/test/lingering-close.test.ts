@@ -53,12 +53,12 @@ function open(): Promise<Socket> {
   return new Promise((resolve) => socket.once("connect", () => resolve(socket)));
 }
 
+/** Writes, waiting for room when the connection's buffer is full; a failed write rejects. */
 function write(socket: Socket, bytes: Buffer | string): Promise<void> {
   return new Promise((resolve, reject) => {
     const flushed = socket.write(bytes, (error) => (error ? reject(error) : undefined));
     if (flushed) resolve();
     else socket.once("drain", resolve);
-    socket.once("error", reject);
   });
 }
 
