@@ -7,6 +7,7 @@ import { KyselyConversationRepository } from "./repositories/kysely-conversation
 import { KyselyDatasetRepository } from "./repositories/kysely-dataset-repository.js";
 import { KyselyDocumentRepository } from "./repositories/kysely-document-repository.js";
 import { KyselyEndUserRepository } from "./repositories/kysely-end-user-repository.js";
+import { KyselyJobQueue } from "./repositories/kysely-job-queue.js";
 import { KyselyMetadataRepository } from "./repositories/kysely-metadata-repository.js";
 import { KyselyRateLimitRepository } from "./repositories/kysely-rate-limit-repository.js";
 import { KyselyTagRepository } from "./repositories/kysely-tag-repository.js";
@@ -43,6 +44,7 @@ export function createKyselyRepositories(
     endUsers: new KyselyEndUserRepository(db),
     conversations: new KyselyConversationRepository(db, features),
     rateLimits: new KyselyRateLimitRepository(db),
+    jobs: new KyselyJobQueue(db, features),
   } satisfies Repositories;
   if (!features.gathersReads) readSeparately(repositories);
   return repositories;

@@ -4,6 +4,7 @@ export * from "./group-flush.js";
 export * from "./kysely-store.js";
 export * from "./migration-failed.js";
 export * from "./migrations/access-revision.js";
+export * from "./migrations/datasets-by-api.js";
 export * from "./migrations/document-counters.js";
 export * from "./migrations/initial-schema.js";
 export * as listingIndexesMigration from "./migrations/listing-indexes.js";

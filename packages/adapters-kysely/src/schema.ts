@@ -63,6 +63,11 @@ export interface DatasetTable {
   available_document_count: Generated<number>;
   /** Kept by triggers (0006): the documents' word counts, summed. */
   word_count: Generated<number>;
+  /** 0008/0016: `economy`, `high_quality`, or null until a create or first document sets it. */
+  indexing_technique: string | null;
+  permission: Generated<string>;
+  /** JSON, as a create or update gave it; null for none. */
+  retrieval_model: string | null;
 }
 
 export interface UploadFileTable {
@@ -223,6 +228,21 @@ export interface DocumentSearchKeyTable {
   document_id: string;
 }
 
+/** 0008/0016: work a background worker leases (a deleted dataset's purge, an indexing run). */
+export interface JobTable {
+  id: string;
+  kind: string;
+  /** What it works on: the dataset, the document. */
+  subject_id: string;
+  /** Unix ms: not before. */
+  run_after: number;
+  /** The worker holding it, until `lease_until` (Unix ms); null when free. */
+  lease_owner: string | null;
+  lease_until: number | null;
+  attempts: Generated<number>;
+  created_at: number;
+}
+
 export interface DatabaseSchema {
   workspaces: WorkspaceTable;
   members: MemberTable;
@@ -243,4 +263,5 @@ export interface DatabaseSchema {
   conversation_variables: ConversationVariableTable;
   rate_limit_counters: RateLimitCounterTable;
   document_search_keys: DocumentSearchKeyTable;
+  jobs: JobTable;
 }

@@ -4,4 +4,8 @@ export class SystemClock implements Clock {
   nowSeconds(): number {
     return Math.floor(Date.now() / 1000);
   }
+
+  nowMilliseconds(): number {
+    return Date.now();
+  }
 }

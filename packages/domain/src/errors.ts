@@ -9,6 +9,8 @@ export type ErrorCode =
   | "bad_request"
   | "invalid_action"
   | "archived_document_immutable"
+  | "dataset_name_duplicate"
+  | "provider_not_initialize"
   | "service_unavailable";
 
 /** A failure the caller can act on. Knows nothing of HTTP. */
@@ -65,6 +67,23 @@ export class ArchivedDocumentImmutableError extends DomainError {
   readonly code = "archived_document_immutable";
   constructor() {
     super("The archived document is not editable.");
+  }
+}
+
+export class DatasetNameDuplicateError extends DomainError {
+  readonly code = "dataset_name_duplicate";
+  constructor() {
+    super("The dataset name already exists. Please modify your dataset name.");
+  }
+}
+
+/** What needs a language or embedding model: none can run here (Dify, on a workspace without one). */
+export class ProviderNotInitializeError extends DomainError {
+  readonly code = "provider_not_initialize";
+  constructor() {
+    super(
+      "No Embedding Model available. Please configure a valid provider in the Settings -> Model Provider.",
+    );
   }
 }
 

@@ -4,6 +4,8 @@ import type { ApiKeyKind } from "@service-api/domain";
 export interface Clock {
   /** Unix time in whole seconds. */
   nowSeconds(): number;
+  /** Unix time in milliseconds: for leases and delays. */
+  nowMilliseconds(): number;
 }
 
 /** Identifiers for new records. */

@@ -1,4 +1,4 @@
-import type { Dataset } from "@service-api/domain";
+import type { Dataset, DatasetPermission, IndexingTechnique, RetrievalModel } from "@service-api/domain";
 import type { QueryCreator, Selectable } from "kysely";
 import type { DatabaseSchema, DatasetTable } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
@@ -19,6 +19,9 @@ export function datasetFromRow(row: DatasetRow): Dataset {
         ? processRuleFromColumns(ruleId, mode, rules)
         : undefined,
     description: row.description,
+    indexingTechnique: row.indexing_technique as IndexingTechnique | null,
+    permission: row.permission as DatasetPermission,
+    retrievalModel: row.retrieval_model === null ? null : (JSON.parse(row.retrieval_model) as RetrievalModel),
     createdBy: row.created_by,
     updatedBy: row.updated_by,
     createdAt: Number(row.created_at),
@@ -44,6 +47,9 @@ export const DATASET_COLUMNS = Object.keys({
   updated_at: true,
   available_document_count: true,
   word_count: true,
+  indexing_technique: true,
+  permission: true,
+  retrieval_model: true,
 } satisfies Record<keyof DatasetTable, true>) as (keyof DatasetTable)[];
 
 /** Every column of `datasets as ds`, prefixed `ds_`, to sit beside another table's in one row. */

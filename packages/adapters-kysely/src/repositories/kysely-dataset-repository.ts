@@ -1,7 +1,8 @@
 import type { Dataset } from "@service-api/domain";
-import type { DatasetFilter, DatasetOverview, DatasetRepository } from "@service-api/ports";
+import type { DatasetChanges, DatasetFilter, DatasetOverview, DatasetRepository } from "@service-api/ports";
 import type { Kysely, QueryCreator } from "kysely";
 import { compiledRead, compiledReadWith } from "../compiled-read.js";
+import { TRASH_WORKSPACE, TRASH_WORKSPACE_ID } from "../migrations/datasets-by-api.js";
 import type { DatabaseSchema, Flag } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { aroundDataset, type OverviewRow, overviewFromRow } from "./dataset-overview.js";
@@ -77,24 +78,122 @@ export class KyselyDatasetRepository implements DatasetRepository {
     this.#page = datasetPages(features);
   }
 
-  async save(dataset: Dataset): Promise<"owned_elsewhere" | undefined> {
-    const rule = dataset.processRule;
-    const row = {
-      id: dataset.id,
-      workspace_id: dataset.workspaceId,
-      name: dataset.name,
-      enable_api: toFlag(dataset.enableApi),
-      built_in_field_enabled: toFlag(dataset.builtInFieldEnabled),
-      process_rule_id: rule?.id ?? null,
-      process_rule_mode: rule?.mode ?? null,
-      process_rule_rules: rule ? JSON.stringify(rule.rules) : null,
-      description: dataset.description,
-      created_by: dataset.createdBy,
-      updated_by: dataset.updatedBy,
-      created_at: dataset.createdAt,
-      updated_at: dataset.updatedAt,
+  async save(dataset: Dataset): Promise<"owned_elsewhere" | "name_taken" | undefined> {
+    const row = datasetRow(dataset);
+    // Imports: a name another dataset of the workspace holds is refused before the write (a create
+    // racing the import still meets the unique index).
+    const [taken] = await this.db
+      .selectFrom("datasets")
+      .select("id")
+      .where("workspace_id", "=", row.workspace_id)
+      .where("name", "=", row.name)
+      .where("id", "<>", row.id)
+      .execute();
+    return taken ? "name_taken" : saveOwnedRow(this.db, "datasets", row, "workspace_id");
+  }
+
+  async create(dataset: Dataset): Promise<boolean> {
+    // The unique (workspace, name) index settles races: a taken name inserts nothing.
+    const inserted = await this.db
+      .insertInto("datasets")
+      .values(datasetRow(dataset))
+      .onConflict((conflict) => conflict.doNothing())
+      .returning("id")
+      .execute();
+    return inserted.length > 0;
+  }
+
+  async update(
+    workspaceId: string,
+    datasetId: string,
+    changes: DatasetChanges,
+  ): Promise<Dataset | "not_found" | "name_taken"> {
+    const { name, description, indexingTechnique, permission, retrievalModel, updatedBy, updatedAt } =
+      changes;
+    // One statement; the unique (workspace, name) index refuses a taken name, no read first.
+    try {
+      const [row] = await this.db
+        .updateTable("datasets")
+        .set({
+          ...(name !== undefined && { name }),
+          ...(description !== undefined && { description }),
+          ...(indexingTechnique !== undefined && { indexing_technique: indexingTechnique }),
+          ...(permission !== undefined && { permission }),
+          ...(retrievalModel !== undefined && { retrieval_model: JSON.stringify(retrievalModel) }),
+          updated_by: updatedBy,
+          updated_at: updatedAt,
+        })
+        .where("id", "=", datasetId)
+        .where("workspace_id", "=", workspaceId)
+        .returningAll()
+        .execute();
+      return row ? datasetFromRow(row) : "not_found";
+    } catch (error) {
+      if (this.features.isUniqueViolation(error)) return "name_taken";
+      throw error;
+    }
+  }
+
+  async moveToTrash(workspaceId: string, datasetId: string): Promise<boolean> {
+    const move = async (db: Kysely<DatabaseSchema>) => {
+      await db
+        .insertInto("workspaces")
+        .values(TRASH_WORKSPACE)
+        .onConflict((conflict) => conflict.doNothing())
+        .execute();
+      const moved = await db
+        .updateTable("datasets")
+        .set((eb) => ({ workspace_id: TRASH_WORKSPACE_ID, name: eb.ref("id"), enable_api: toFlag(false) }))
+        .where("id", "=", datasetId)
+        .where("workspace_id", "=", workspaceId)
+        .returning("id")
+        .execute();
+      if (moved.length === 0) return false;
+      await db.deleteFrom("tag_bindings").where("target_id", "=", datasetId).execute();
+      return true;
     };
-    return saveOwnedRow(this.db, "datasets", row, "workspace_id");
+    return this.db.isTransaction ? move(this.db) : this.db.transaction().execute(move);
+  }
+
+  async purgeTrashed(datasetId: string, batch: number): Promise<"more" | "done"> {
+    return this.db.transaction().execute(async (db) => {
+      const [trashed] = await db
+        .selectFrom("datasets")
+        .select("id")
+        .where("id", "=", datasetId)
+        .where("workspace_id", "=", TRASH_WORKSPACE_ID)
+        .execute();
+      if (!trashed) return "done";
+      // The chunks and values go with each document (foreign keys, on delete cascade).
+      const deleted = await db
+        .deleteFrom("documents")
+        .where(
+          "id",
+          "in",
+          db
+            .selectFrom("documents")
+            .select("id")
+            .where("dataset_id", "=", datasetId)
+            .limit(Math.max(1, batch)),
+        )
+        .returning("upload_file_id")
+        .execute();
+      const files = [...new Set(deleted.map((row) => row.upload_file_id).filter((id) => id !== null))];
+      if (files.length > 0)
+        await db
+          .deleteFrom("upload_files")
+          .where("id", "in", files)
+          .where(({ not, exists, selectFrom }) =>
+            not(
+              exists(selectFrom("documents").select("id").whereRef("upload_file_id", "=", "upload_files.id")),
+            ),
+          )
+          .execute();
+      if (deleted.length > 0) return "more";
+      await db.deleteFrom("metadata_fields").where("dataset_id", "=", datasetId).execute();
+      await db.deleteFrom("datasets").where("id", "=", datasetId).execute();
+      return "done";
+    });
   }
 
   async findProcessRuleHolders(ruleIds: readonly string[]): Promise<Map<string, string[]>> {
@@ -187,4 +286,27 @@ export class KyselyDatasetRepository implements DatasetRepository {
       datasetId,
     ).execute();
   }
+}
+
+/** The columns a save or create writes (the counters are the triggers'). */
+function datasetRow(dataset: Dataset) {
+  const rule = dataset.processRule;
+  return {
+    id: dataset.id,
+    workspace_id: dataset.workspaceId,
+    name: dataset.name,
+    enable_api: toFlag(dataset.enableApi),
+    built_in_field_enabled: toFlag(dataset.builtInFieldEnabled),
+    process_rule_id: rule?.id ?? null,
+    process_rule_mode: rule?.mode ?? null,
+    process_rule_rules: rule ? JSON.stringify(rule.rules) : null,
+    description: dataset.description,
+    indexing_technique: dataset.indexingTechnique,
+    permission: dataset.permission,
+    retrieval_model: dataset.retrievalModel === null ? null : JSON.stringify(dataset.retrievalModel),
+    created_by: dataset.createdBy,
+    updated_by: dataset.updatedBy,
+    created_at: dataset.createdAt,
+    updated_at: dataset.updatedAt,
+  };
 }

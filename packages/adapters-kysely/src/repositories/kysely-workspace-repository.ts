@@ -2,6 +2,7 @@ import type { Member, MemberRole, Workspace, WorkspaceStatus } from "@service-ap
 import type { WorkspaceRepository } from "@service-api/ports";
 import { type Kysely, type Selectable, sql } from "kysely";
 import { compiledRead } from "../compiled-read.js";
+import { TRASH_WORKSPACE_ID } from "../migrations/datasets-by-api.js";
 import type { DatabaseSchema, MemberTable, WorkspaceTable } from "../schema.js";
 import { saveOwnedRow } from "./owned-rows.js";
 import { updateAllBut } from "./rows.js";
@@ -52,7 +53,14 @@ export class KyselyWorkspaceRepository implements WorkspaceRepository {
   }
 
   async list(): Promise<Workspace[]> {
-    const rows = await this.db.selectFrom("workspaces").selectAll().orderBy("name").orderBy("id").execute();
+    // Not the trash deleted datasets wait in for their purge: no workspace anyone made.
+    const rows = await this.db
+      .selectFrom("workspaces")
+      .selectAll()
+      .where("id", "<>", TRASH_WORKSPACE_ID)
+      .orderBy("name")
+      .orderBy("id")
+      .execute();
     return rows.map(workspaceFromRow);
   }
 

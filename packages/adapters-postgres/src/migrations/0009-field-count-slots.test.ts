@@ -5,7 +5,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "../open-postgres-store.js";
 import { postgresFeatures } from "../postgres-features.js";
-import { migrationsAt } from "../testing/migrations-at.js";
+import { migrationsAt, saveDatasetAsBefore0016 } from "../testing/migrations-at.js";
 import { createTestSchema, requirePostgresForTests } from "../testing/test-databases.js";
 import { useTestDatabase } from "../testing/use-test-database.js";
 
@@ -23,7 +23,7 @@ describe.skipIf(!available)("migration 0009 (a field's count over rows)", () => 
     const workspace = aWorkspace();
     await before.workspaces.save(workspace);
     const dataset = aDataset(workspace.id);
-    await before.datasets.save(dataset);
+    await saveDatasetAsBefore0016(db, dataset);
     const field = aMetadataField(dataset.id);
     await before.metadata.saveField(field);
     const documents = Array.from({ length: 40 }, (_, index) =>

@@ -4,7 +4,7 @@ import { type Kysely, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "../open-postgres-store.js";
 import { postgresFeatures } from "../postgres-features.js";
-import { migrationsAt } from "../testing/migrations-at.js";
+import { migrationsAt, saveDatasetAsBefore0016 } from "../testing/migrations-at.js";
 import { createTestSchema, requirePostgresForTests } from "../testing/test-databases.js";
 import { useTestDatabase } from "../testing/use-test-database.js";
 
@@ -40,14 +40,14 @@ describe.skipIf(!available)('migration 0010 (ids in the "C" collation)', () => {
         "metadata_field_counts.field_id",
       ]);
       // Up again over rows: a field's counter row keeps its field and its count.
-      const { workspaces, datasets, documents, metadata } = createKyselyRepositories(
+      const { workspaces, documents, metadata } = createKyselyRepositories(
         db as Kysely<DatabaseSchema>,
         postgresFeatures,
       );
       const workspace = aWorkspace();
       await workspaces.save(workspace);
       const dataset = aDataset(workspace.id);
-      await datasets.save(dataset);
+      await saveDatasetAsBefore0016(db, dataset);
       const field = aMetadataField(dataset.id);
       await metadata.saveField(field);
       const document = aDocument(dataset.id);

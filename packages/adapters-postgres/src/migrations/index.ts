@@ -17,6 +17,7 @@ import * as countsAtCommit from "./0012-counts-at-commit.js";
 import * as commitFlushMarks from "./0013-commit-flush-marks.js";
 import * as valueWritePlans from "./0014-value-write-plans.js";
 import * as counterLockOrder from "./0015-counter-lock-order.js";
+import * as datasetsByApi from "./0016-datasets-by-api.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -35,6 +36,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0013-commit-flush-marks": commitFlushMarks,
   "0014-value-write-plans": valueWritePlans,
   "0015-counter-lock-order": counterLockOrder,
+  "0016-datasets-by-api": datasetsByApi,
 };
 
 export const postgresMigrations: MigrationProvider = {

@@ -8,6 +8,7 @@ import * as initialSchema from "./0001-initial-schema.js";
 import * as documentCounters from "./0003-document-counters.js";
 import * as accessRevision from "./0004-access-revision.js";
 import * as management from "./0006-management.js";
+import * as datasetsByApi from "./0008-datasets-by-api.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -18,6 +19,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0005-rate-limit-counters": rateLimitCountersMigration,
   "0006-management": management,
   "0007-metadata-field-order": metadataFieldOrderMigration,
+  "0008-datasets-by-api": datasetsByApi,
 };
 
 export const sqliteMigrations: MigrationProvider = {

@@ -1,9 +1,11 @@
 import { describeApiKeyRepositoryContract } from "./contracts/api-key-repository.contract.js";
 import { describeAppRepositoryContract } from "./contracts/app-repository.contract.js";
 import { describeConversationRepositoryContract } from "./contracts/conversation-repository.contract.js";
+import { describeDatasetLifecycleContract } from "./contracts/dataset-lifecycle.contract.js";
 import { describeDatasetRepositoryContract } from "./contracts/dataset-repository.contract.js";
 import { describeDocumentRepositoryContract } from "./contracts/document-repository.contract.js";
 import { describeEndUserRepositoryContract } from "./contracts/end-user-repository.contract.js";
+import { describeJobQueueContract } from "./contracts/job-queue.contract.js";
 import { describeLargeBatchesContract } from "./contracts/large-batches.contract.js";
 import { describeListingContract } from "./contracts/listing.contract.js";
 import { describeManyRowsContract } from "./contracts/many-rows.contract.js";
@@ -21,6 +23,7 @@ export function describeStoreContract(openStore: OpenStore): void {
   describeWorkspaceRepositoryContract(openStore);
   describeApiKeyRepositoryContract(openStore);
   describeDatasetRepositoryContract(openStore);
+  describeDatasetLifecycleContract(openStore);
   describeDocumentRepositoryContract(openStore);
   describeMetadataRepositoryContract(openStore);
   describeTagRepositoryContract(openStore);
@@ -28,6 +31,7 @@ export function describeStoreContract(openStore: OpenStore): void {
   describeEndUserRepositoryContract(openStore);
   describeConversationRepositoryContract(openStore);
   describeRateLimitRepositoryContract(openStore);
+  describeJobQueueContract(openStore);
   describeTagManagementContract(openStore);
   describeMetadataManagementContract(openStore);
   describeListingContract(openStore);

@@ -33,14 +33,20 @@ export const aMember = (workspaceId: string, over: Partial<Member> = {}): Member
   ...over,
 });
 
+/** Dataset names are unique per workspace: each sample has its own ("Handbook 1", "Handbook 2"…). */
+let datasetsMade = 0;
+
 export const aDataset = (workspaceId: string, over: Partial<Dataset> = {}): Dataset => ({
   id: id(),
   workspaceId,
-  name: "Handbook",
+  name: `Handbook ${++datasetsMade}`,
   enableApi: true,
   builtInFieldEnabled: false,
   processRule: { id: id(), mode: "automatic", rules: {} },
   description: "",
+  indexingTechnique: "economy",
+  permission: "all_team_members",
+  retrievalModel: null,
   createdBy: null,
   updatedBy: null,
   createdAt: 1_700_000_000,

@@ -1,4 +1,4 @@
-import { BLANK_NAME, isBlank } from "@service-api/domain";
+import { BLANK_NAME, isBlank, SEARCH_METHODS, TOP_K_MAX, TOP_K_MIN } from "@service-api/domain";
 import { z } from "zod";
 
 /** Ids are UUIDs, kept in lowercase. */
@@ -70,6 +70,21 @@ export const processRule = z.strictObject({
   id: id.optional(),
   mode: z.string().min(1),
   rules: recordOf(z.unknown()).prefault({}),
+});
+
+/** A dataset's retrieval model as the API stores it (Dify's shape); what a request may leave out, filled. */
+export const retrievalModel = z.strictObject({
+  search_method: z.enum(SEARCH_METHODS),
+  reranking_enable: z.boolean(),
+  reranking_model: z
+    .strictObject({ reranking_provider_name: z.string(), reranking_model_name: z.string() })
+    .default({ reranking_provider_name: "", reranking_model_name: "" }),
+  reranking_mode: z.string().nullable().default(null),
+  top_k: z.number().int().min(TOP_K_MIN).max(TOP_K_MAX),
+  score_threshold_enabled: z.boolean(),
+  score_threshold: z.number().nullable().default(null),
+  weights: recordOf(z.unknown()).nullable().default(null),
+  metadata_filtering_conditions: recordOf(z.unknown()).nullable().optional(),
 });
 
 /** A key in plaintext (`ds-…`, `app-…`), hashed on import, or as exported: `sha256:` and its hex digest. */

@@ -1,6 +1,6 @@
-import { INDEXING_STATUSES } from "@service-api/domain";
+import { DATASET_PERMISSIONS, INDEXING_STATUSES, INDEXING_TECHNIQUES } from "@service-api/domain";
 import { z } from "zod";
-import { id, name, processRule, recordOf, timestamp } from "./common.js";
+import { id, name, processRule, recordOf, retrievalModel, timestamp } from "./common.js";
 
 export const metadataFieldSchema = z.strictObject({
   id: id.optional(),
@@ -68,6 +68,10 @@ export const datasetSchema = z.strictObject({
   updated_at: timestamp.optional(),
   enable_api: z.boolean().default(true),
   built_in_field_enabled: z.boolean().default(false),
+  /** Files written before datasets were made by the API hold neither: what those showed. */
+  indexing_technique: z.enum(INDEXING_TECHNIQUES).nullable().default("economy"),
+  permission: z.enum(DATASET_PERMISSIONS).default("all_team_members"),
+  retrieval_model: retrievalModel.nullable().default(null),
   created_at: timestamp.optional(),
   tag_ids: z.array(id).default([]),
   process_rule: processRule.optional(),

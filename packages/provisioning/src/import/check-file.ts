@@ -51,7 +51,9 @@ export function checkFile(file: ImportFile): ImportIssue[] {
         report(`${at}.dataset_api_keys[${k}]`, "a knowledge key must start with ds-");
       }
     });
+    const datasetNames = uniqueness(report);
     for (const [d, dataset] of workspace.datasets.entries()) {
+      datasetNames("dataset name", dataset.name, `${at}.datasets[${d}].name`);
       checkMember(`${at}.datasets[${d}].created_by`, dataset.created_by);
       checkMember(`${at}.datasets[${d}].updated_by`, dataset.updated_by);
       checkDataset(dataset, `${at}.datasets[${d}]`, { workspace, members }, checks);

@@ -36,14 +36,21 @@ export async function writeDataset(
     builtInFieldEnabled: dataset.built_in_field_enabled,
     processRule: rule ? { id: rule.id!, mode: rule.mode, rules: rule.rules } : undefined,
     description: dataset.description,
+    indexingTechnique: dataset.indexing_technique,
+    permission: dataset.permission,
+    retrievalModel: dataset.retrieval_model,
     createdBy:
       dataset.created_by !== undefined ? dataset.created_by : (existing?.createdBy ?? ownerId ?? null),
     updatedBy: dataset.updated_by !== undefined ? dataset.updated_by : (existing?.updatedBy ?? null),
     createdAt,
     updatedAt: dataset.updated_at ?? existing?.updatedAt ?? createdAt,
   });
-  if (refused) {
+  if (refused === "owned_elsewhere") {
     refuse(at, heldElsewhere(datasetId, "another workspace's dataset"));
+    return;
+  }
+  if (refused) {
+    refuse(`${at}.name`, `another dataset of this workspace is named ${JSON.stringify(dataset.name)}`);
     return;
   }
   summary.datasets += 1;

@@ -1,5 +1,10 @@
 import { type Dataset, matchesTextFilter } from "@service-api/domain";
-import type { DatasetFilter, DatasetOverview, DatasetRepository } from "../../dataset-repository.js";
+import type {
+  DatasetChanges,
+  DatasetFilter,
+  DatasetOverview,
+  DatasetRepository,
+} from "../../dataset-repository.js";
 import type { ServedTo } from "../../served-to.js";
 import type { InMemoryDocumentRepository } from "./in-memory-document-repository.js";
 import type { InMemoryMetadataRepository } from "./in-memory-metadata-repository.js";
@@ -9,6 +14,8 @@ import { byCreation, byText, type Snapshotting } from "./snapshotting.js";
 
 export class InMemoryDatasetRepository implements DatasetRepository, Snapshotting {
   #datasets = new Map<string, Dataset>();
+  /** Deleted datasets, until purged: out of every workspace's reads. */
+  #trash = new Map<string, Dataset>();
 
   constructor(
     private readonly documents: InMemoryDocumentRepository,
@@ -18,11 +25,20 @@ export class InMemoryDatasetRepository implements DatasetRepository, Snapshottin
   ) {}
 
   snapshot(): unknown {
-    return structuredClone(this.#datasets);
+    return structuredClone({ datasets: this.#datasets, trash: this.#trash });
   }
 
   restore(snapshot: unknown): void {
-    this.#datasets = snapshot as Map<string, Dataset>;
+    ({ datasets: this.#datasets, trash: this.#trash } = snapshot as {
+      datasets: Map<string, Dataset>;
+      trash: Map<string, Dataset>;
+    });
+  }
+
+  #nameTaken(workspaceId: string, name: string, exceptId: string): boolean {
+    return [...this.#datasets.values()].some(
+      (other) => other.workspaceId === workspaceId && other.name === name && other.id !== exceptId,
+    );
   }
 
   async #overview(dataset: Dataset): Promise<DatasetOverview> {
@@ -43,11 +59,54 @@ export class InMemoryDatasetRepository implements DatasetRepository, Snapshottin
     return structuredClone(datasets.sort(byCreation));
   }
 
-  async save(dataset: Dataset): Promise<"owned_elsewhere" | undefined> {
-    const stored = this.#datasets.get(dataset.id);
+  async save(dataset: Dataset): Promise<"owned_elsewhere" | "name_taken" | undefined> {
+    const stored = this.#datasets.get(dataset.id) ?? this.#trash.get(dataset.id);
     if (stored && stored.workspaceId !== dataset.workspaceId) return "owned_elsewhere";
+    if (this.#nameTaken(dataset.workspaceId, dataset.name, dataset.id)) return "name_taken";
     this.#datasets.set(dataset.id, structuredClone(dataset));
     return undefined;
+  }
+
+  async create(dataset: Dataset): Promise<boolean> {
+    if (this.#datasets.has(dataset.id) || this.#trash.has(dataset.id)) return false;
+    if (this.#nameTaken(dataset.workspaceId, dataset.name, dataset.id)) return false;
+    this.#datasets.set(dataset.id, structuredClone(dataset));
+    return true;
+  }
+
+  async update(
+    workspaceId: string,
+    datasetId: string,
+    changes: DatasetChanges,
+  ): Promise<Dataset | "not_found" | "name_taken"> {
+    const dataset = this.#datasets.get(datasetId);
+    if (dataset?.workspaceId !== workspaceId) return "not_found";
+    if (changes.name !== undefined && this.#nameTaken(workspaceId, changes.name, datasetId))
+      return "name_taken";
+    const defined = Object.entries(changes).filter(([, value]) => value !== undefined);
+    Object.assign(dataset, structuredClone(Object.fromEntries(defined)));
+    return structuredClone(dataset);
+  }
+
+  async moveToTrash(workspaceId: string, datasetId: string): Promise<boolean> {
+    const dataset = this.#datasets.get(datasetId);
+    if (dataset?.workspaceId !== workspaceId) return false;
+    this.#datasets.delete(datasetId);
+    this.#trash.set(datasetId, dataset);
+    await this.tags.unbindAll(datasetId);
+    return true;
+  }
+
+  async purgeTrashed(datasetId: string, batch: number): Promise<"more" | "done"> {
+    if (!this.#trash.has(datasetId)) return "done";
+    const left = (await this.documents.listInDataset(datasetId)).slice(0, Math.max(1, batch));
+    for (const document of left)
+      await this.documents.delete(datasetId, document.id, { archived: document.archived });
+    if (left.length > 0) return "more";
+    for (const field of await this.metadata.listFields(datasetId))
+      await this.metadata.deleteField(datasetId, field.id);
+    this.#trash.delete(datasetId);
+    return "done";
   }
 
   async findProcessRuleHolders(ruleIds: readonly string[]): Promise<Map<string, string[]>> {

@@ -6,6 +6,7 @@ import { InMemoryConversationRepository } from "./in-memory-conversation-reposit
 import { InMemoryDatasetRepository } from "./in-memory-dataset-repository.js";
 import { InMemoryDocumentRepository } from "./in-memory-document-repository.js";
 import { InMemoryEndUserRepository } from "./in-memory-end-user-repository.js";
+import { InMemoryJobQueue } from "./in-memory-job-queue.js";
 import { InMemoryMetadataRepository } from "./in-memory-metadata-repository.js";
 import { InMemoryRateLimitRepository } from "./in-memory-rate-limit-repository.js";
 import { InMemoryTagRepository } from "./in-memory-tag-repository.js";
@@ -70,5 +71,6 @@ function createInMemoryRepositories(): SnapshottingRepositories {
     endUsers,
     conversations,
     rateLimits: new InMemoryRateLimitRepository(),
+    jobs: new InMemoryJobQueue(),
   };
 }

@@ -134,6 +134,12 @@ export class InMemoryTagRepository implements TagRepository, Snapshotting {
     }
   }
 
+  /** Every binding of a target, for the in-memory dataset repository's delete. */
+  async unbindAll(targetId: string): Promise<void> {
+    for (const [pair, binding] of this.#bindings)
+      if (binding.targetId === targetId) this.#bindings.delete(pair);
+  }
+
   async unbind(targetId: string, tagIds: readonly string[]): Promise<void> {
     for (const tagId of tagIds) this.#bindings.delete(`${tagId} ${targetId}`);
   }

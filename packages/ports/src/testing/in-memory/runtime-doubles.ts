@@ -9,6 +9,10 @@ export class ManualClock implements Clock {
     return this.now;
   }
 
+  nowMilliseconds(): number {
+    return this.now * 1000;
+  }
+
   advance(seconds: number): void {
     this.now += seconds;
   }
