@@ -33,6 +33,7 @@ describe("loadConfig", () => {
       metrics: undefined,
       demo: true,
       workers: 1,
+      backgroundWorkers: 1,
     });
   });
 
@@ -64,6 +65,7 @@ describe("loadConfig", () => {
       REDIS_URL: "redis://cache.internal:6379/2",
       TRUST_PROXY: "10.0.0.0/8, 127.0.0.1",
       METRICS_PORT: "9464",
+      INDEXING_CONCURRENCY: "3",
       UNRELATED: "x",
     });
     expect(config).toEqual({
@@ -88,6 +90,7 @@ describe("loadConfig", () => {
       metrics: { port: 9464, host: "127.0.0.1" },
       demo: true,
       workers: 1,
+      backgroundWorkers: 3,
     });
     expect(loadConfig({ PORT: "", LOG_LEVEL: "" }).port).toBe(5001);
   });

@@ -56,6 +56,7 @@ const environmentSchema = z.object({
   NODE_ENV: z.string().optional(),
   DEMO: z.enum(["auto", "off"]).default("auto"),
   WORKERS: wholeNumber(1, 64).default(1),
+  INDEXING_CONCURRENCY: wholeNumber(0, 64).default(1),
 });
 
 /** The server's settings, read once from the environment. */
@@ -102,6 +103,11 @@ export interface Config {
   demo: boolean;
   /** Processes serving the port (node:cluster); 1 runs the server in this process. */
   workers: number;
+  /**
+   * Background workers each process runs (`INDEXING_CONCURRENCY`): they claim the store's jobs
+   * (a deleted dataset's purge). 0: none here; another process does the work.
+   */
+  backgroundWorkers: number;
 }
 
 export class ConfigError extends Error {}
@@ -153,6 +159,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
         : { port: data.METRICS_PORT, host: data.METRICS_HOST ?? HOST },
     demo: NODE_ENV !== "production" && DEMO !== "off",
     workers: WORKERS,
+    backgroundWorkers: data.INDEXING_CONCURRENCY,
   };
 }
 

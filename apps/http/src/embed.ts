@@ -21,7 +21,8 @@ import type { Logger } from "pino";
 import type { DependencyContainer } from "tsyringe";
 import { servesPath } from "./api/path-routes.js";
 import { serviceApiPaths, serviceApiRoutes } from "./app.js";
-import { type Config, loadConfig } from "./config.js";
+import { DEFAULT_JOB_WORKERS, JobWorkers } from "./background/job-workers.js";
+import { type Config, ConfigError, loadConfig } from "./config.js";
 import { createContainer } from "./container.js";
 import { FAMILIES } from "./families/index.js";
 import { errorHandler, RETRY_AFTER_SECONDS } from "./http/error-handler.js";
@@ -43,6 +44,11 @@ export interface ServiceApiOptions {
   filesUrl?: string;
   /** Where errors are logged; default: a JSON logger at `warn` on stdout. */
   logger?: Logger;
+  /**
+   * Background workers this host runs (default 1): they do the store's queued work, such as a
+   * deleted dataset's purge. 0 opts out, where another process (a server, another host) does it.
+   */
+  backgroundWorkers?: number;
 }
 
 type FamilyOf<Name> = Extract<(typeof FAMILIES)[number], { name: Name }>;
@@ -67,7 +73,7 @@ export interface ServiceApi extends FamilyUseCases {
   revokeApiKey: RevokeApiKey;
   store: Store;
   container: DependencyContainer;
-  /** Closes the database. */
+  /** Stops the background workers (a job under way stops at its next step), then closes the database. */
   close(): Promise<void>;
 }
 
@@ -78,6 +84,7 @@ interface ServiceApiSettings {
   logger: Logger;
   /** One for every attempt to open and for the store that opens: one outage, logged once. */
   outage: StoreOutage;
+  backgroundWorkers: number;
 }
 
 /**
@@ -100,7 +107,10 @@ function checkedSettings(options: ServiceApiOptions): ServiceApiSettings {
     sqlite: { ...config.sqlite, ...options.sqlite },
     monitor: outage,
   };
-  return { config, storeOptions, logger, outage };
+  const backgroundWorkers = options.backgroundWorkers ?? DEFAULT_JOB_WORKERS.count;
+  if (!Number.isSafeInteger(backgroundWorkers) || backgroundWorkers < 0 || backgroundWorkers > 64)
+    throw new ConfigError("Invalid configuration: backgroundWorkers: expected a whole number from 0 to 64");
+  return { config, storeOptions, logger, outage, backgroundWorkers };
 }
 
 /** Opens the store and builds every use case, for a Node service that calls them directly. */
@@ -108,9 +118,21 @@ export async function openServiceApi(options: ServiceApiOptions = {}): Promise<S
   return openWith(checkedSettings(options));
 }
 
-async function openWith({ config, storeOptions, logger, outage }: ServiceApiSettings): Promise<ServiceApi> {
+async function openWith(settings: ServiceApiSettings): Promise<ServiceApi> {
+  const { config, storeOptions, logger, outage } = settings;
   const store = await openStore(storeOptions);
   const container = createContainer(config, store, logger, { outage });
+  const workers = new JobWorkers(
+    store,
+    container.resolve(tokens.CLOCK),
+    container.resolve(tokens.ID_GENERATOR),
+    logger,
+    {
+      ...DEFAULT_JOB_WORKERS,
+      count: settings.backgroundWorkers,
+    },
+  );
+  workers.start();
   const families = Object.fromEntries(
     FAMILIES.map((family) => [family.name, container.resolve(family.token as never)]),
   ) as FamilyUseCases;
@@ -128,7 +150,10 @@ async function openWith({ config, storeOptions, logger, outage }: ServiceApiSett
     revokeApiKey: container.resolve(tokens.REVOKE_API_KEY),
     store,
     container,
-    close: () => store.close(),
+    close: async () => {
+      await workers.stop();
+      await store.close();
+    },
   };
 }
 

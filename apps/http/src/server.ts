@@ -5,6 +5,7 @@ import { MAX_TIMER_MS, openStore } from "@service-api/stores";
 import type { Logger } from "pino";
 import type { DependencyContainer } from "tsyringe";
 import { createApp } from "./app.js";
+import { DEFAULT_JOB_WORKERS, JobWorkers } from "./background/job-workers.js";
 import { type Config, publicHostOf } from "./config.js";
 import { createContainer } from "./container.js";
 import {
@@ -22,7 +23,7 @@ import { ServerMetrics } from "./observability/metrics.js";
 import { type MetricsServer, startMetricsServer } from "./observability/metrics-server.js";
 import { StoreOutage } from "./observability/store-outage.js";
 import { createRateLimits } from "./rate-limits/rate-limits.js";
-import { AUTHENTICATE_API_KEY, METRICS } from "./tokens.js";
+import { AUTHENTICATE_API_KEY, CLOCK, ID_GENERATOR, METRICS } from "./tokens.js";
 
 export interface RunningServer {
   /** `http://host:port`, with the port actually bound. */
@@ -109,6 +110,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     throw error;
   }
   const { port } = server.address() as AddressInfo;
+  const workers = new JobWorkers(store, container.resolve(CLOCK), container.resolve(ID_GENERATOR), logger, {
+    ...DEFAULT_JOB_WORKERS,
+    count: config.backgroundWorkers,
+  });
+  workers.start();
   let closing: Promise<void> | undefined;
   return {
     url: `http://${publicHostOf(config.host)}:${port}`,
@@ -125,6 +131,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
         settledBy(
           deadline,
           Promise.resolve(metricsServer?.close())
+            .then(() => workers.stop())
             .then(() => rateLimits.close())
             .then(() => store.close()),
           () => logger.warn("stopped before the store closed"),

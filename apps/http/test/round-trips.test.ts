@@ -48,8 +48,10 @@ beforeAll(async () => {
     DATABASE_URL: throughProxy.toString(),
     // One connection, so a statement prepared once is found prepared by the next request.
     DATABASE_POOL_MAX: "1",
-    // No fold of field counts between requests: every statement on the wire is a request's.
+    // No fold of field counts and no background worker between requests: every statement on the
+    // wire is a request's.
     DATABASE_FIELD_COUNT_FOLD_MS: "0",
+    INDEXING_CONCURRENCY: "0",
     LOG_LEVEL: "silent",
     SHUTDOWN_DRAIN_MS: "0",
   });
@@ -353,6 +355,41 @@ const CASES: Case[] = [
     ceiling: 1,
     status: 200,
     request: () => ({ method: "GET", path: `/v1/datasets/${dataset()}` }),
+  },
+  {
+    operation: "POST /v1/datasets",
+    key: "knowledge",
+    // The owner (its creator), the insert (the unique name settles races), the dataset object.
+    ceiling: 3,
+    status: 200,
+    request: () => ({ method: "POST", path: "/v1/datasets", body: { name: unique("kb") } }),
+  },
+  {
+    operation: "PATCH /v1/datasets/{dataset_id}",
+    key: "knowledge",
+    // The dataset checks, the owner (who changed it), the update, the dataset object.
+    ceiling: 4,
+    status: 200,
+    request: () => ({
+      method: "PATCH",
+      path: `/v1/datasets/${dataset()}`,
+      body: { description: unique("d") },
+    }),
+  },
+  {
+    operation: "DELETE /v1/datasets/{dataset_id}",
+    key: "knowledge",
+    // One transaction: begin, the dataset checks, its lock, the move, the trash, its bindings, the job, commit.
+    ceiling: 8,
+    status: 204,
+    prepare: async () => {
+      const id = crypto.randomUUID();
+      expect(await store.repositories.datasets.create({ ...world.dataset, id, name: unique("doomed") })).toBe(
+        true,
+      );
+      return id;
+    },
+    request: (datasetId) => ({ method: "DELETE", path: `/v1/datasets/${datasetId}` }),
   },
   {
     operation: "GET /v1/conversations/{conversation_id}/variables",

@@ -3,5 +3,7 @@ export * from "./app/index.js";
 export * from "./conversations/index.js";
 export * from "./datasets/index.js";
 export * from "./documents/index.js";
+export * from "./jobs/index.js";
 export * from "./metadata/index.js";
+export * from "./models/index.js";
 export * from "./tags/index.js";

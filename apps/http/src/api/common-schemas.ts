@@ -22,7 +22,9 @@ export const isIdSchema = (schema: z.ZodType) => ID_SCHEMAS.has(schema);
  * `number()` refuses as no number at all. Taken as a number, it meets the rule that says what is
  * wrong with it (not finite). Every number a body holds is read with this.
  */
-export const jsonNumber = z.custom<number>((value) => typeof value === "number").meta({ type: "number" });
+export const jsonNumber = z
+  .custom<number>((value) => typeof value === "number", { error: "must be a number." })
+  .meta({ type: "number" });
 
 /** The `{status, code, message}` body of every error. */
 export const errorBody = z

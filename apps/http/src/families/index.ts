@@ -3,6 +3,7 @@ import { conversationsFamily } from "./conversations/index.js";
 import { datasetsFamily } from "./datasets/index.js";
 import { documentsFamily } from "./documents/index.js";
 import { metadataFamily } from "./metadata/index.js";
+import { modelsFamily } from "./models/index.js";
 import { tagsFamily } from "./tags/index.js";
 
 /** Every resource family the API serves. */
@@ -13,6 +14,7 @@ export const FAMILIES = [
   datasetsFamily,
   conversationsFamily,
   appFamily,
+  modelsFamily,
 ] as const;
 
 export type { AppUseCases } from "./app/index.js";
@@ -21,5 +23,14 @@ export type { DatasetUseCases } from "./datasets/index.js";
 export type { DocumentUseCases } from "./documents/index.js";
 export type { FamilyContext } from "./family.js";
 export type { MetadataUseCases } from "./metadata/index.js";
+export type { ModelUseCases } from "./models/index.js";
 export type { TagUseCases } from "./tags/index.js";
-export { appFamily, conversationsFamily, datasetsFamily, documentsFamily, metadataFamily, tagsFamily };
+export {
+  appFamily,
+  conversationsFamily,
+  datasetsFamily,
+  documentsFamily,
+  metadataFamily,
+  modelsFamily,
+  tagsFamily,
+};

@@ -33,6 +33,8 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   bad_request: 400,
   invalid_action: 400,
   archived_document_immutable: 403,
+  dataset_name_duplicate: 409,
+  provider_not_initialize: 400,
   service_unavailable: 503,
 };
 

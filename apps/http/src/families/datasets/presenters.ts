@@ -1,19 +1,27 @@
 import type { DatasetView } from "@service-api/application";
-import { BUILT_IN_FIELD_ID, BUILT_IN_FIELDS } from "@service-api/domain";
+import {
+  BUILT_IN_FIELD_ID,
+  BUILT_IN_FIELDS,
+  ECONOMY_RETRIEVAL_MODEL,
+  type RetrievalModel,
+} from "@service-api/domain";
 import type { z } from "zod";
 import type { datasetObject } from "./schemas.js";
 
-/** Dify's retrieval settings of an `economy` dataset: this service holds none of its own. */
-const ECONOMY_RETRIEVAL = {
-  search_method: "keyword_search",
-  reranking_enable: false,
-  reranking_mode: null,
-  reranking_model: { reranking_provider_name: "", reranking_model_name: "" },
-  weights: null,
-  top_k: 2,
-  score_threshold_enabled: false,
-  score_threshold: 0,
-};
+/** `retrieval_model_dict`: the stored model's settings, in Dify's key order; Dify's economy default without one. */
+function retrievalModelDict(model: RetrievalModel | null) {
+  const shown = model ?? ECONOMY_RETRIEVAL_MODEL;
+  return {
+    search_method: shown.search_method,
+    reranking_enable: shown.reranking_enable,
+    reranking_mode: shown.reranking_mode,
+    reranking_model: shown.reranking_model,
+    weights: shown.weights,
+    top_k: shown.top_k,
+    score_threshold_enabled: shown.score_threshold_enabled,
+    score_threshold: shown.score_threshold,
+  };
+}
 
 /** The dataset object, keys in Dify's order; what this service cannot fill has Dify's economy value. */
 export function presentDataset(view: DatasetView): z.output<typeof datasetObject> {
@@ -26,9 +34,9 @@ export function presentDataset(view: DatasetView): z.output<typeof datasetObject
     name: dataset.name,
     description: dataset.description,
     provider: "vendor",
-    permission: "all_team_members",
+    permission: dataset.permission,
     data_source_type: firstDocument?.dataSourceType ?? "",
-    indexing_technique: "economy",
+    indexing_technique: dataset.indexingTechnique ?? "",
     app_count: 0,
     document_count: counts.documents,
     word_count: counts.words,
@@ -40,7 +48,7 @@ export function presentDataset(view: DatasetView): z.output<typeof datasetObject
     embedding_model: "",
     embedding_model_provider: "",
     embedding_available: true,
-    retrieval_model_dict: ECONOMY_RETRIEVAL,
+    retrieval_model_dict: retrievalModelDict(dataset.retrievalModel),
     summary_index_setting: null,
     tags: tags.map(({ id, name }) => ({ id, name, type: "knowledge" as const })),
     doc_form: firstDocument?.docForm ?? "",

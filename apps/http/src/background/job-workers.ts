@@ -1,0 +1,83 @@
+import { PurgeDeletedDataset, RunNextJob } from "@service-api/application";
+import type { Clock, IdGenerator, Store } from "@service-api/ports";
+import type { Logger } from "pino";
+
+export interface JobWorkerSettings {
+  /** Workers this process runs; 0 runs none (another process does the work). */
+  count: number;
+  /** How often an idle worker looks for a job, in ms (plus up to a fifth, at random). */
+  pollMs: number;
+  /** How long a lease lasts: a process that dies holding a job frees it after this. */
+  leaseMs: number;
+}
+
+export const DEFAULT_JOB_WORKERS: JobWorkerSettings = { count: 1, pollMs: 1_000, leaseMs: 30_000 };
+
+/**
+ * The process's background workers: each claims the store's due jobs (a deleted dataset's purge)
+ * one at a time, leased, until `stop`. Jobs are rows, so work queued by any instance is done by
+ * whichever worker claims it first, and a job of a process that died is taken over once its lease
+ * lapses. A failure is logged and the job tried again later; the loop goes on.
+ */
+export class JobWorkers {
+  #stopped = false;
+  #running: Promise<void>[] = [];
+  readonly #wake = new Set<() => void>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    private readonly ids: IdGenerator,
+    private readonly logger: Logger,
+    private readonly settings: JobWorkerSettings = DEFAULT_JOB_WORKERS,
+  ) {}
+
+  start(): void {
+    for (let index = 0; index < this.settings.count; index += 1) this.#running.push(this.#loop());
+  }
+
+  /** Claims no more jobs and waits for the ones under way to end. */
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    for (const wake of this.#wake) wake();
+    await Promise.all(this.#running);
+  }
+
+  async #loop(): Promise<void> {
+    const { repositories } = this.store;
+    const next = new RunNextJob(
+      repositories.jobs,
+      [new PurgeDeletedDataset(repositories.datasets)],
+      this.clock,
+      {
+        workerId: `worker-${this.ids.next()}`,
+        leaseMs: this.settings.leaseMs,
+        retryMs: this.settings.pollMs,
+        stopping: () => this.#stopped,
+      },
+      (error, kind) => this.logger.error({ err: error, kind }, "background job failed"),
+    );
+    while (!this.#stopped) {
+      const outcome = await next.execute().catch((error: unknown) => {
+        // The store itself failed (an outage): the worker waits, as when idle, and tries again.
+        this.logger.warn({ err: error }, "background worker could not reach the store");
+        return "idle" as const;
+      });
+      if (outcome === "idle" || outcome === "failed") await this.#idle();
+    }
+  }
+
+  #idle(): Promise<void> {
+    const { pollMs } = this.settings;
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.#wake.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, pollMs + Math.random() * pollMs * 0.2);
+      timer.unref();
+      this.#wake.add(wake);
+    });
+  }
+}

@@ -1,0 +1,3 @@
+export * from "./job-handler.js";
+export * from "./purge-deleted-dataset.js";
+export * from "./run-next-job.js";
