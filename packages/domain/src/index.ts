@@ -15,6 +15,7 @@ export * from "./metadata.js";
 export * from "./models.js";
 export * from "./names.js";
 export * from "./pagination.js";
+export * from "./process-rules/index.js";
 export * from "./retrieval-model.js";
 export * from "./tag.js";
 export * from "./text.js";
