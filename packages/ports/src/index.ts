@@ -13,4 +13,5 @@ export type * from "./runtime.js";
 export type * from "./served-to.js";
 export type * from "./tag-repository.js";
 export type * from "./text-extractor.js";
+export type * from "./text-pipeline.js";
 export type * from "./workspace-repository.js";
