@@ -7,6 +7,7 @@ import { KyselyConversationRepository } from "./repositories/kysely-conversation
 import { KyselyDatasetRepository } from "./repositories/kysely-dataset-repository.js";
 import { KyselyDocumentRepository } from "./repositories/kysely-document-repository.js";
 import { KyselyEndUserRepository } from "./repositories/kysely-end-user-repository.js";
+import { KyselyFileStore } from "./repositories/kysely-file-store.js";
 import { KyselyJobQueue } from "./repositories/kysely-job-queue.js";
 import { KyselyMetadataRepository } from "./repositories/kysely-metadata-repository.js";
 import { KyselyRateLimitRepository } from "./repositories/kysely-rate-limit-repository.js";
@@ -45,6 +46,7 @@ export function createKyselyRepositories(
     conversations: new KyselyConversationRepository(db, features),
     rateLimits: new KyselyRateLimitRepository(db),
     jobs: new KyselyJobQueue(db, features),
+    files: new KyselyFileStore(db),
   } satisfies Repositories;
   if (!features.gathersReads) readSeparately(repositories);
   return repositories;

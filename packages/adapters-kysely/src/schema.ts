@@ -243,6 +243,12 @@ export interface JobTable {
   created_at: number;
 }
 
+/** 0009/0017: an uploaded file's bytes. */
+export interface UploadFileContentTable {
+  file_id: string;
+  bytes: Buffer;
+}
+
 export interface DatabaseSchema {
   workspaces: WorkspaceTable;
   members: MemberTable;
@@ -264,4 +270,5 @@ export interface DatabaseSchema {
   rate_limit_counters: RateLimitCounterTable;
   document_search_keys: DocumentSearchKeyTable;
   jobs: JobTable;
+  upload_file_contents: UploadFileContentTable;
 }

@@ -4,6 +4,7 @@ export type * from "./conversation-repository.js";
 export type * from "./dataset-repository.js";
 export type * from "./document-repository.js";
 export type * from "./end-user-repository.js";
+export type * from "./file-store.js";
 export type * from "./job-queue.js";
 export type * from "./metadata-repository.js";
 export type * from "./model-catalog.js";

@@ -4,6 +4,7 @@ import type { ConversationRepository } from "./conversation-repository.js";
 import type { DatasetRepository } from "./dataset-repository.js";
 import type { DocumentRepository } from "./document-repository.js";
 import type { EndUserRepository } from "./end-user-repository.js";
+import type { FileStore } from "./file-store.js";
 import type { JobQueue } from "./job-queue.js";
 import type { MetadataRepository } from "./metadata-repository.js";
 import type { RateLimitRepository } from "./rate-limit-repository.js";
@@ -23,6 +24,7 @@ export interface Repositories {
   conversations: ConversationRepository;
   rateLimits: RateLimitRepository;
   jobs: JobQueue;
+  files: FileStore;
 }
 
 /** A store that is open, and how to close it. */

@@ -18,6 +18,7 @@ import * as commitFlushMarks from "./0013-commit-flush-marks.js";
 import * as valueWritePlans from "./0014-value-write-plans.js";
 import * as counterLockOrder from "./0015-counter-lock-order.js";
 import * as datasetsByApi from "./0016-datasets-by-api.js";
+import * as uploadFileContents from "./0017-upload-file-contents.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -37,6 +38,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0014-value-write-plans": valueWritePlans,
   "0015-counter-lock-order": counterLockOrder,
   "0016-datasets-by-api": datasetsByApi,
+  "0017-upload-file-contents": uploadFileContents,
 };
 
 export const postgresMigrations: MigrationProvider = {

@@ -9,6 +9,7 @@ import * as documentCounters from "./0003-document-counters.js";
 import * as accessRevision from "./0004-access-revision.js";
 import * as management from "./0006-management.js";
 import * as datasetsByApi from "./0008-datasets-by-api.js";
+import * as uploadFileContents from "./0009-upload-file-contents.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -20,6 +21,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0006-management": management,
   "0007-metadata-field-order": metadataFieldOrderMigration,
   "0008-datasets-by-api": datasetsByApi,
+  "0009-upload-file-contents": uploadFileContents,
 };
 
 export const sqliteMigrations: MigrationProvider = {

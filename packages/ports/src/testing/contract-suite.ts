@@ -5,6 +5,7 @@ import { describeDatasetLifecycleContract } from "./contracts/dataset-lifecycle.
 import { describeDatasetRepositoryContract } from "./contracts/dataset-repository.contract.js";
 import { describeDocumentRepositoryContract } from "./contracts/document-repository.contract.js";
 import { describeEndUserRepositoryContract } from "./contracts/end-user-repository.contract.js";
+import { describeFileStoreContract } from "./contracts/file-store.contract.js";
 import { describeJobQueueContract } from "./contracts/job-queue.contract.js";
 import { describeLargeBatchesContract } from "./contracts/large-batches.contract.js";
 import { describeListingContract } from "./contracts/listing.contract.js";
@@ -32,6 +33,7 @@ export function describeStoreContract(openStore: OpenStore): void {
   describeConversationRepositoryContract(openStore);
   describeRateLimitRepositoryContract(openStore);
   describeJobQueueContract(openStore);
+  describeFileStoreContract(openStore);
   describeTagManagementContract(openStore);
   describeMetadataManagementContract(openStore);
   describeListingContract(openStore);

@@ -206,6 +206,11 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
     return true;
   }
 
+  /** Whether the file's row is there, for the in-memory file store. */
+  hasUploadFile(fileId: string): boolean {
+    return this.#files.has(fileId);
+  }
+
   async findUploadFile(fileId: string): Promise<UploadFile | undefined> {
     return structuredClone(this.#files.get(fileId));
   }

@@ -6,6 +6,7 @@ import { InMemoryConversationRepository } from "./in-memory-conversation-reposit
 import { InMemoryDatasetRepository } from "./in-memory-dataset-repository.js";
 import { InMemoryDocumentRepository } from "./in-memory-document-repository.js";
 import { InMemoryEndUserRepository } from "./in-memory-end-user-repository.js";
+import { InMemoryFileStore } from "./in-memory-file-store.js";
 import { InMemoryJobQueue } from "./in-memory-job-queue.js";
 import { InMemoryMetadataRepository } from "./in-memory-metadata-repository.js";
 import { InMemoryRateLimitRepository } from "./in-memory-rate-limit-repository.js";
@@ -72,5 +73,6 @@ function createInMemoryRepositories(): SnapshottingRepositories {
     conversations,
     rateLimits: new InMemoryRateLimitRepository(),
     jobs: new InMemoryJobQueue(),
+    files: new InMemoryFileStore((fileId) => documents.hasUploadFile(fileId)),
   };
 }
