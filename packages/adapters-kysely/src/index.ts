@@ -6,6 +6,7 @@ export * from "./migration-failed.js";
 export * from "./migrations/access-revision.js";
 export * from "./migrations/datasets-by-api.js";
 export * from "./migrations/document-counters.js";
+export * from "./migrations/documents-by-text.js";
 export * from "./migrations/initial-schema.js";
 export * as listingIndexesMigration from "./migrations/listing-indexes.js";
 export * from "./migrations/management.js";

@@ -68,6 +68,8 @@ export interface DatasetTable {
   permission: Generated<string>;
   /** JSON, as a create or update gave it; null for none. */
   retrieval_model: string | null;
+  /** 0010/0018: the `doc_form` its first document fixed; null until then. */
+  chunk_structure: string | null;
 }
 
 export interface UploadFileTable {
@@ -112,6 +114,16 @@ export interface DocumentTable extends ProcessRuleColumns {
   indexing_latency: number | null;
   summary_index_status: string | null;
   need_summary: Flag;
+  /** 0010/0018: the batch of its latest create or update, and its indexing steps' times. */
+  batch: string | null;
+  processing_started_at: number | null;
+  parsing_completed_at: number | null;
+  cleaning_completed_at: number | null;
+  splitting_completed_at: number | null;
+  paused_at: number | null;
+  stopped_at: number | null;
+  /** 0010/0018: the job indexing its current version; a job of a version replaced since writes nothing. */
+  indexing_job: string | null;
 }
 
 export interface ChunkTable {
@@ -119,8 +131,45 @@ export interface ChunkTable {
   document_id: string;
   position: number;
   content: string;
+  /** Its length in code points: the segment's `word_count`. */
   char_count: number;
   hit_count: number;
+  /** 0010/0018: the rest of Dify's segment. */
+  answer: string | null;
+  tokens: Generated<number>;
+  /** JSON array; null for none. */
+  keywords: string | null;
+  index_node_id: string | null;
+  index_node_hash: string | null;
+  enabled: Generated<Flag>;
+  disabled_at: number | null;
+  disabled_by: string | null;
+  status: Generated<string>;
+  created_by: string | null;
+  created_at: number | null;
+  updated_at: number | null;
+  updated_by: string | null;
+  indexing_at: number | null;
+  completed_at: number | null;
+  error: string | null;
+  stopped_at: number | null;
+}
+
+/** 0010/0018: a hierarchical document's segments' child chunks. */
+export interface ChildChunkTable {
+  id: string;
+  segment_id: string;
+  document_id: string;
+  position: number;
+  content: string;
+  word_count: number;
+  index_node_id: string | null;
+  index_node_hash: string | null;
+  type: string;
+  created_by: string | null;
+  created_at: number;
+  updated_at: number;
+  updated_by: string | null;
 }
 
 export interface MetadataFieldTable {
@@ -258,6 +307,7 @@ export interface DatabaseSchema {
   upload_files: UploadFileTable;
   documents: DocumentTable;
   chunks: ChunkTable;
+  child_chunks: ChildChunkTable;
   metadata_fields: MetadataFieldTable;
   document_metadata_values: DocumentMetadataValueTable;
   tags: TagTable;

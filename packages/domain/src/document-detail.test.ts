@@ -52,6 +52,13 @@ const document: Document = {
   indexingLatency: 60,
   summaryIndexStatus: null,
   needSummary: false,
+  batch: null,
+  processingStartedAt: null,
+  parsingCompletedAt: null,
+  cleaningCompletedAt: null,
+  splittingCompletedAt: null,
+  pausedAt: null,
+  stoppedAt: null,
 };
 const metadata = [{ id: "f-author", name: "author", type: "string" as const, value: "Ada" }];
 const detail = documentDetail({

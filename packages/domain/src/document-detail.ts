@@ -1,6 +1,12 @@
 import type { Dataset, ProcessRule } from "./dataset.js";
 import { type DisplayStatus, displayStatus } from "./display-status.js";
-import { averageChunkLength, type ChunkStats, type Document, type UploadFile } from "./document.js";
+import {
+  averageChunkLength,
+  type ChunkStats,
+  type Document,
+  type IndexingSteps,
+  type UploadFile,
+} from "./document.js";
 import { InvalidMetadataError } from "./errors.js";
 import type { MetadataEntry } from "./metadata.js";
 import { shownInMessage } from "./text.js";
@@ -17,7 +23,10 @@ export function parseMetadataView(value: unknown): MetadataView {
 
 /** Everything Get Document can show of a document. */
 export interface DocumentDetail
-  extends Omit<Document, "datasetId" | "uploadFileId" | "processRule" | "isPaused" | "wordCount"> {
+  extends Omit<
+    Document,
+    "datasetId" | "uploadFileId" | "processRule" | "isPaused" | "wordCount" | "batch" | keyof IndexingSteps
+  > {
   uploadFile: UploadFile | undefined;
   processRuleId: string;
   datasetProcessRule: ProcessRule | undefined;

@@ -58,6 +58,16 @@ export interface Document {
   indexingLatency: number | null;
   summaryIndexStatus: string | null;
   needSummary: boolean;
+  /** The batch of its latest create or update (20 digits); null for one imported without. */
+  batch: string | null;
+  // The rest: `INDEXING_STEPS`.
+  /** When each step of its latest indexing began or ended (Unix seconds); null until then. */
+  processingStartedAt: number | null;
+  parsingCompletedAt: number | null;
+  cleaningCompletedAt: number | null;
+  splittingCompletedAt: number | null;
+  pausedAt: number | null;
+  stoppedAt: number | null;
 }
 
 /** A chunk (segment) of a document. */
@@ -67,6 +77,63 @@ export interface Chunk {
   position: number;
   content: string;
   hitCount: number;
+}
+
+/** When each step of a document's latest indexing began or ended: what indexing-status shows. */
+export type IndexingSteps = Pick<
+  Document,
+  | "processingStartedAt"
+  | "parsingCompletedAt"
+  | "cleaningCompletedAt"
+  | "splittingCompletedAt"
+  | "pausedAt"
+  | "stoppedAt"
+>;
+
+export const SEGMENT_STATUSES = ["waiting", "indexing", "completed", "error", "re_segment"] as const;
+export type SegmentStatus = (typeof SEGMENT_STATUSES)[number];
+
+/** A chunk with all Dify's segment object shows of it. Times are Unix seconds. */
+export interface Segment extends Chunk {
+  /** The answer of a QA segment; null otherwise. */
+  answer: string | null;
+  /** Its length in code points (and the answer's), as Dify counts words. */
+  wordCount: number;
+  tokens: number;
+  keywords: string[];
+  indexNodeId: string | null;
+  /** SHA-256 (hex) of the chunk before leading symbols went, + "None": Dify's hash. */
+  indexNodeHash: string | null;
+  enabled: boolean;
+  disabledAt: number | null;
+  disabledBy: string | null;
+  status: SegmentStatus;
+  createdBy: string | null;
+  createdAt: number | null;
+  updatedAt: number | null;
+  updatedBy: string | null;
+  indexingAt: number | null;
+  completedAt: number | null;
+  error: string | null;
+  stoppedAt: number | null;
+}
+
+/** A child chunk of a hierarchical document's segment. */
+export interface ChildChunk {
+  id: string;
+  segmentId: string;
+  documentId: string;
+  position: number;
+  content: string;
+  wordCount: number;
+  indexNodeId: string | null;
+  indexNodeHash: string | null;
+  /** `automatic` when indexing made it, `customized` when a caller did. */
+  type: "automatic" | "customized";
+  createdBy: string | null;
+  createdAt: number;
+  updatedAt: number;
+  updatedBy: string | null;
 }
 
 /** Aggregates over a document's chunks. */

@@ -50,6 +50,7 @@ export const DATASET_COLUMNS = Object.keys({
   indexing_technique: true,
   permission: true,
   retrieval_model: true,
+  chunk_structure: true,
 } satisfies Record<keyof DatasetTable, true>) as (keyof DatasetTable)[];
 
 /** Every column of `datasets as ds`, prefixed `ds_`, to sit beside another table's in one row. */

@@ -41,6 +41,13 @@ export function documentToRow(document: Document): Insertable<DocumentTable> {
     indexing_latency: document.indexingLatency,
     summary_index_status: document.summaryIndexStatus,
     need_summary: toFlag(document.needSummary),
+    batch: document.batch,
+    processing_started_at: document.processingStartedAt,
+    parsing_completed_at: document.parsingCompletedAt,
+    cleaning_completed_at: document.cleaningCompletedAt,
+    splitting_completed_at: document.splittingCompletedAt,
+    paused_at: document.pausedAt,
+    stopped_at: document.stoppedAt,
   };
 }
 
@@ -75,5 +82,12 @@ export function documentFromRow(row: Selectable<DocumentTable>): Document {
     indexingLatency: row.indexing_latency,
     summaryIndexStatus: row.summary_index_status,
     needSummary: fromFlag(row.need_summary),
+    batch: row.batch,
+    processingStartedAt: row.processing_started_at,
+    parsingCompletedAt: row.parsing_completed_at,
+    cleaningCompletedAt: row.cleaning_completed_at,
+    splittingCompletedAt: row.splitting_completed_at,
+    pausedAt: row.paused_at,
+    stoppedAt: row.stopped_at,
   };
 }

@@ -5,7 +5,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "../open-postgres-store.js";
 import { postgresFeatures } from "../postgres-features.js";
-import { migrationsAt, saveDatasetAsBefore0016 } from "../testing/migrations-at.js";
+import { migrationsAt, saveDatasetAsBefore0016, saveDocumentAsBefore0018 } from "../testing/migrations-at.js";
 import { createTestSchema, requirePostgresForTests } from "../testing/test-databases.js";
 import { useTestDatabase } from "../testing/use-test-database.js";
 
@@ -30,7 +30,7 @@ describe.skipIf(!available)("migration 0009 (a field's count over rows)", () => 
       aDocument(dataset.id, { position: index + 1 }),
     );
     for (const document of documents) {
-      await before.documents.save(document);
+      await saveDocumentAsBefore0018(db, document);
       await before.metadata.setValue(document.id, field.id, "v");
     }
     const { rows: counts } = await sql<{

@@ -4,7 +4,7 @@ import { type Kysely, sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "../open-postgres-store.js";
 import { postgresFeatures } from "../postgres-features.js";
-import { migrationsAt, saveDatasetAsBefore0016 } from "../testing/migrations-at.js";
+import { migrationsAt, saveDatasetAsBefore0016, saveDocumentAsBefore0018 } from "../testing/migrations-at.js";
 import { createTestSchema, requirePostgresForTests } from "../testing/test-databases.js";
 import { useTestDatabase } from "../testing/use-test-database.js";
 
@@ -40,7 +40,7 @@ describe.skipIf(!available)('migration 0010 (ids in the "C" collation)', () => {
         "metadata_field_counts.field_id",
       ]);
       // Up again over rows: a field's counter row keeps its field and its count.
-      const { workspaces, documents, metadata } = createKyselyRepositories(
+      const { workspaces, metadata } = createKyselyRepositories(
         db as Kysely<DatabaseSchema>,
         postgresFeatures,
       );
@@ -51,7 +51,7 @@ describe.skipIf(!available)('migration 0010 (ids in the "C" collation)', () => {
       const field = aMetadataField(dataset.id);
       await metadata.saveField(field);
       const document = aDocument(dataset.id);
-      await documents.save(document);
+      await saveDocumentAsBefore0018(db, document);
       await metadata.setValue(document.id, field.id, "v");
       expect((await migrator.migrateToLatest()).error).toBeUndefined();
       expect(await idColumnsNotInC(db)).toEqual([]);

@@ -19,6 +19,7 @@ import * as valueWritePlans from "./0014-value-write-plans.js";
 import * as counterLockOrder from "./0015-counter-lock-order.js";
 import * as datasetsByApi from "./0016-datasets-by-api.js";
 import * as uploadFileContents from "./0017-upload-file-contents.js";
+import * as documentsByText from "./0018-documents-by-text.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0015-counter-lock-order": counterLockOrder,
   "0016-datasets-by-api": datasetsByApi,
   "0017-upload-file-contents": uploadFileContents,
+  "0018-documents-by-text": documentsByText,
 };
 
 export const postgresMigrations: MigrationProvider = {

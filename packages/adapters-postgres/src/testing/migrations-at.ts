@@ -1,4 +1,4 @@
-import type { Dataset } from "@service-api/domain";
+import { type Dataset, type Document, displayStatus } from "@service-api/domain";
 import { Kysely, PostgresDialect, sql } from "kysely";
 import type { Migrator } from "kysely/migration";
 import pg from "pg";
@@ -26,4 +26,25 @@ export async function saveDatasetAsBefore0016(db: Kysely<unknown>, dataset: Data
       ${dataset.builtInFieldEnabled}, ${rule?.id ?? null}, ${rule?.mode ?? null},
       ${rule ? JSON.stringify(rule.rules) : null}, ${dataset.description}, ${dataset.createdBy},
       ${dataset.updatedBy}, ${dataset.createdAt}, ${dataset.updatedAt})`.execute(db);
+}
+
+/**
+ * Stores a document as the schema held one from migration 0006 to 0017, before its batch and
+ * indexing times (0018): for a test that seeds an earlier release.
+ */
+export async function saveDocumentAsBefore0018(db: Kysely<unknown>, document: Document): Promise<void> {
+  const rule = document.processRule;
+  await sql`insert into documents (id, dataset_id, position, data_source_type, upload_file_id,
+      process_rule_id, process_rule_mode, process_rule_rules, name, created_from, created_by, created_at,
+      updated_at, tokens, word_count, indexing_status, is_paused, error, enabled, disabled_at, disabled_by,
+      archived, archived_at, archived_by, display_status, doc_form, doc_language, doc_type, completed_at,
+      indexing_latency, summary_index_status, need_summary)
+    values (${document.id}, ${document.datasetId}, ${document.position}, ${document.dataSourceType},
+      ${document.uploadFileId}, ${rule.id}, ${rule.mode}, ${JSON.stringify(rule.rules)}, ${document.name},
+      ${document.createdFrom}, ${document.createdBy}, ${document.createdAt}, ${document.updatedAt},
+      ${document.tokens}, ${document.wordCount}, ${document.indexingStatus}, ${document.isPaused},
+      ${document.error}, ${document.enabled}, ${document.disabledAt}, ${document.disabledBy},
+      ${document.archived}, ${document.archivedAt}, ${document.archivedBy}, ${displayStatus(document)},
+      ${document.docForm}, ${document.docLanguage}, ${document.docType}, ${document.completedAt},
+      ${document.indexingLatency}, ${document.summaryIndexStatus}, ${document.needSummary})`.execute(db);
 }

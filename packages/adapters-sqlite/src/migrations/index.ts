@@ -10,6 +10,7 @@ import * as accessRevision from "./0004-access-revision.js";
 import * as management from "./0006-management.js";
 import * as datasetsByApi from "./0008-datasets-by-api.js";
 import * as uploadFileContents from "./0009-upload-file-contents.js";
+import * as documentsByText from "./0010-documents-by-text.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0007-metadata-field-order": metadataFieldOrderMigration,
   "0008-datasets-by-api": datasetsByApi,
   "0009-upload-file-contents": uploadFileContents,
+  "0010-documents-by-text": documentsByText,
 };
 
 export const sqliteMigrations: MigrationProvider = {

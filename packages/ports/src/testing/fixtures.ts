@@ -102,6 +102,13 @@ export const aDocument = (datasetId: string, over: Partial<Document> = {}): Docu
   indexingLatency: 60,
   summaryIndexStatus: null,
   needSummary: false,
+  batch: null,
+  processingStartedAt: null,
+  parsingCompletedAt: null,
+  cleaningCompletedAt: null,
+  splittingCompletedAt: null,
+  pausedAt: null,
+  stoppedAt: null,
   ...over,
 });
 

@@ -81,6 +81,13 @@ async function documentOutput(
     error: document.error,
     summary_index_status: document.summaryIndexStatus,
     need_summary: document.needSummary,
+    batch: document.batch,
+    processing_started_at: document.processingStartedAt,
+    parsing_completed_at: document.parsingCompletedAt,
+    cleaning_completed_at: document.cleaningCompletedAt,
+    splitting_completed_at: document.splittingCompletedAt,
+    paused_at: document.pausedAt,
+    stopped_at: document.stoppedAt,
     ...(file && {
       upload_file: {
         id: file.id,

@@ -138,6 +138,13 @@ function documentFromInput(
     indexingLatency: input.indexing_latency,
     summaryIndexStatus: input.summary_index_status,
     needSummary: input.need_summary,
+    batch: input.batch,
+    processingStartedAt: input.processing_started_at,
+    parsingCompletedAt: input.parsing_completed_at,
+    cleaningCompletedAt: input.cleaning_completed_at,
+    splittingCompletedAt: input.splitting_completed_at,
+    pausedAt: input.paused_at,
+    stoppedAt: input.stopped_at,
   };
 }
 
