@@ -11,6 +11,7 @@ import { KyselyFileStore } from "./repositories/kysely-file-store.js";
 import { KyselyJobQueue } from "./repositories/kysely-job-queue.js";
 import { KyselyMetadataRepository } from "./repositories/kysely-metadata-repository.js";
 import { KyselyRateLimitRepository } from "./repositories/kysely-rate-limit-repository.js";
+import { KyselySegmentRepository } from "./repositories/kysely-segment-repository.js";
 import { KyselyTagRepository } from "./repositories/kysely-tag-repository.js";
 import { KyselyWorkspaceRepository } from "./repositories/kysely-workspace-repository.js";
 import { readSeparately } from "./repositories/separate-reads.js";
@@ -39,6 +40,7 @@ export function createKyselyRepositories(
     apiKeys: new KyselyApiKeyRepository(db, knownAccessRevision),
     datasets: new KyselyDatasetRepository(db, features),
     documents: new KyselyDocumentRepository(db, features),
+    segments: new KyselySegmentRepository(db),
     metadata: new KyselyMetadataRepository(db, features, flush),
     tags: new KyselyTagRepository(db, features),
     apps: new KyselyAppRepository(db),

@@ -8,6 +8,7 @@ import type {
   MetadataEntry,
   UploadFile,
 } from "@service-api/domain";
+import type { IndexingPatch } from "./segment-repository.js";
 import type { ServedTo } from "./served-to.js";
 
 /** A status action's write: the documents it read, the ones it changes, and what it sets on them. */
@@ -38,6 +39,14 @@ export interface DocumentDetailRecord {
   values: MetadataEntry[];
   /** The creator member's name (a member of the dataset's workspace); null when unknown. */
   creatorName: string | null;
+}
+
+/** A document of a batch, as indexing-status shows it. */
+export interface BatchDocument {
+  document: Document;
+  /** Its segments (of the current version), and how many of them completed. */
+  totalSegments: number;
+  completedSegments: number;
 }
 
 /** A document's place in its dataset's position order: where `listInDatasetAfter` goes on from. */
@@ -81,6 +90,26 @@ export interface DocumentRepository {
    * those whose id is another document's chunk, as `saveChunks` does.
    */
   replaceChunks(documentId: string, chunks: readonly Chunk[]): Promise<string[]>;
+  /**
+   * Inserts or replaces the document (a create, or a reuse of one of the same name) as queued for
+   * indexing by the job `jobId`, which becomes its indexing job: a job queued for it before is no
+   * longer current. Its segments stay as they are until the job publishes new ones.
+   */
+  queueForIndexing(document: Document, jobId: string): Promise<void>;
+  /**
+   * Sets an indexing step's state on the document while `jobId` is its indexing job; false,
+   * writing nothing, when it is not (or the document is gone).
+   */
+  recordIndexingStep(documentId: string, jobId: string, patch: IndexingPatch): Promise<boolean>;
+  /** Whether `jobId` is the document's indexing job. */
+  isIndexingJob(documentId: string, jobId: string): Promise<boolean>;
+  /**
+   * The dataset's enabled uploaded-file document with this name, first by position then id (Dify's
+   * duplicate check: a create by text or file of that name reuses it); absent when none.
+   */
+  findReusable(datasetId: string, name: string): Promise<Document | undefined>;
+  /** The dataset's documents of a batch, by position then id, with their segment counts. */
+  listBatch(datasetId: string, batch: string): Promise<BatchDocument[]>;
   /** The document with this id if it belongs to this dataset; one of another dataset is absent. */
   findInDataset(datasetId: string, documentId: string): Promise<Document | undefined>;
   /**

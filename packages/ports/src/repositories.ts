@@ -8,6 +8,7 @@ import type { FileStore } from "./file-store.js";
 import type { JobQueue } from "./job-queue.js";
 import type { MetadataRepository } from "./metadata-repository.js";
 import type { RateLimitRepository } from "./rate-limit-repository.js";
+import type { SegmentRepository } from "./segment-repository.js";
 import type { TagRepository } from "./tag-repository.js";
 import type { WorkspaceRepository } from "./workspace-repository.js";
 
@@ -17,6 +18,7 @@ export interface Repositories {
   apiKeys: ApiKeyRepository;
   datasets: DatasetRepository;
   documents: DocumentRepository;
+  segments: SegmentRepository;
   metadata: MetadataRepository;
   tags: TagRepository;
   apps: AppRepository;

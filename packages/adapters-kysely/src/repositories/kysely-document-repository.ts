@@ -1,11 +1,19 @@
 import type { Chunk, ChunkStats, Document, UploadFile } from "@service-api/domain";
-import type { DocumentFilter, DocumentPlace, DocumentRepository, StatusUpdate } from "@service-api/ports";
+import type {
+  BatchDocument,
+  DocumentFilter,
+  DocumentPlace,
+  DocumentRepository,
+  IndexingPatch,
+  StatusUpdate,
+} from "@service-api/ports";
 import type { Kysely } from "kysely";
 import { compiledForIds, compiledRead, compiledReadWith } from "../compiled-read.js";
 import type { DatabaseSchema, Flag } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { type DatasetScope, lockedWhereRowsLock, withAndWithoutServing } from "./dataset-rows.js";
 import { documentDetailRead } from "./document-detail-read.js";
+import { currentIndexingJob, indexingPatchColumns, readBatch, readReusable } from "./document-indexing.js";
 import { documentCount, readDocumentPage, readDocumentPageWithDataset } from "./document-page-read.js";
 import {
   CHUNK_COLUMNS,
@@ -121,6 +129,37 @@ export class KyselyDocumentRepository implements DocumentRepository {
   async save(document: Document): Promise<"owned_elsewhere" | undefined> {
     const row = documentToRow(document);
     return saveOwnedRow(this.db, "documents", row, "dataset_id");
+  }
+
+  async queueForIndexing(document: Document, jobId: string): Promise<void> {
+    const row = { ...documentToRow(document), indexing_job: jobId };
+    await this.db
+      .insertInto("documents")
+      .values(row)
+      .onConflict((conflict) => conflict.column("id").doUpdateSet(updateAllBut(row, "id")))
+      .execute();
+  }
+
+  async recordIndexingStep(documentId: string, jobId: string, patch: IndexingPatch): Promise<boolean> {
+    return currentIndexingJob(this.db, documentId, jobId, indexingPatchColumns(patch));
+  }
+
+  async isIndexingJob(documentId: string, jobId: string): Promise<boolean> {
+    const [row] = await this.db
+      .selectFrom("documents")
+      .select("id")
+      .where("id", "=", documentId)
+      .where("indexing_job", "=", jobId)
+      .execute();
+    return row !== undefined;
+  }
+
+  findReusable(datasetId: string, name: string): Promise<Document | undefined> {
+    return readReusable(this.db, datasetId, name);
+  }
+
+  listBatch(datasetId: string, batch: string): Promise<BatchDocument[]> {
+    return readBatch(this.db, datasetId, batch);
   }
 
   async saveUploadFile(workspaceId: string, file: UploadFile): Promise<"owned_elsewhere" | undefined> {

@@ -3,6 +3,7 @@ import { describeAppRepositoryContract } from "./contracts/app-repository.contra
 import { describeConversationRepositoryContract } from "./contracts/conversation-repository.contract.js";
 import { describeDatasetLifecycleContract } from "./contracts/dataset-lifecycle.contract.js";
 import { describeDatasetRepositoryContract } from "./contracts/dataset-repository.contract.js";
+import { describeDocumentIndexingContract } from "./contracts/document-indexing.contract.js";
 import { describeDocumentRepositoryContract } from "./contracts/document-repository.contract.js";
 import { describeEndUserRepositoryContract } from "./contracts/end-user-repository.contract.js";
 import { describeFileStoreContract } from "./contracts/file-store.contract.js";
@@ -26,6 +27,7 @@ export function describeStoreContract(openStore: OpenStore): void {
   describeDatasetRepositoryContract(openStore);
   describeDatasetLifecycleContract(openStore);
   describeDocumentRepositoryContract(openStore);
+  describeDocumentIndexingContract(openStore);
   describeMetadataRepositoryContract(openStore);
   describeTagRepositoryContract(openStore);
   describeAppRepositoryContract(openStore);

@@ -1,4 +1,5 @@
 import {
+  type ChildChunk,
   type Chunk,
   type ChunkStats,
   type Dataset,
@@ -7,26 +8,59 @@ import {
   displayStatus,
   matchesTextFilter,
   NO_CHUNKS,
+  type Segment,
   type UploadFile,
 } from "@service-api/domain";
 import type {
+  BatchDocument,
   DocumentFilter,
   DocumentListing,
   DocumentPlace,
   DocumentRepository,
   StatusUpdate,
 } from "../../document-repository.js";
+import type { IndexingPatch, SegmentRepository } from "../../segment-repository.js";
 import type { ServedTo } from "../../served-to.js";
 import type { InMemoryMetadataRepository } from "./in-memory-metadata-repository.js";
 import type { InMemoryWorkspaceRepository } from "./in-memory-workspace-repository.js";
 import { byPosition, byText, type Snapshotting } from "./snapshotting.js";
 
-export class InMemoryDocumentRepository implements DocumentRepository, Snapshotting {
+/** What a segment holds beyond a chunk: Dify's values for a completed, enabled one where unset. */
+type SegmentDetails = Omit<Segment, keyof Chunk>;
+
+const detailsOf = (chunk: Chunk): SegmentDetails => ({
+  answer: null,
+  wordCount: [...chunk.content].length,
+  tokens: 0,
+  keywords: [],
+  indexNodeId: null,
+  indexNodeHash: null,
+  enabled: true,
+  disabledAt: null,
+  disabledBy: null,
+  status: "completed",
+  createdBy: null,
+  createdAt: null,
+  updatedAt: null,
+  updatedBy: null,
+  indexingAt: null,
+  completedAt: null,
+  error: null,
+  stoppedAt: null,
+});
+
+/** Documents and their chunks in memory; also the store's segments (`SegmentRepository`). */
+export class InMemoryDocumentRepository implements DocumentRepository, SegmentRepository, Snapshotting {
   #documents = new Map<string, Document>();
   #files = new Map<string, UploadFile>();
   #chunks = new Map<string, Chunk>();
   /** An uploaded file's workspace, by the file's id. */
   #fileWorkspaces = new Map<string, string>();
+  /** A segment's fields beyond its chunk's, by the chunk's id (absent: `detailsOf`). */
+  #details = new Map<string, SegmentDetails>();
+  #children = new Map<string, ChildChunk>();
+  /** Each document's indexing job. */
+  #indexingJobs = new Map<string, string>();
 
   constructor(
     private readonly metadata: InMemoryMetadataRepository,
@@ -35,16 +69,123 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
   ) {}
 
   snapshot(): unknown {
-    return structuredClone([this.#documents, this.#files, this.#chunks, this.#fileWorkspaces]);
+    return structuredClone([
+      this.#documents,
+      this.#files,
+      this.#chunks,
+      this.#fileWorkspaces,
+      this.#details,
+      this.#children,
+      this.#indexingJobs,
+    ]);
   }
 
   restore(snapshot: unknown): void {
-    [this.#documents, this.#files, this.#chunks, this.#fileWorkspaces] = snapshot as [
+    [
+      this.#documents,
+      this.#files,
+      this.#chunks,
+      this.#fileWorkspaces,
+      this.#details,
+      this.#children,
+      this.#indexingJobs,
+    ] = snapshot as [
       Map<string, Document>,
       Map<string, UploadFile>,
       Map<string, Chunk>,
       Map<string, string>,
+      Map<string, SegmentDetails>,
+      Map<string, ChildChunk>,
+      Map<string, string>,
     ];
+  }
+
+  #dropChunksOf(documentId: string): void {
+    for (const [id, chunk] of this.#chunks)
+      if (chunk.documentId === documentId) {
+        this.#chunks.delete(id);
+        this.#details.delete(id);
+      }
+    for (const [id, child] of this.#children) if (child.documentId === documentId) this.#children.delete(id);
+  }
+
+  async queueForIndexing(document: Document, jobId: string): Promise<void> {
+    this.#documents.set(document.id, structuredClone(document));
+    this.#indexingJobs.set(document.id, jobId);
+  }
+
+  async isIndexingJob(documentId: string, jobId: string): Promise<boolean> {
+    return this.#documents.has(documentId) && this.#indexingJobs.get(documentId) === jobId;
+  }
+
+  async recordIndexingStep(documentId: string, jobId: string, patch: IndexingPatch): Promise<boolean> {
+    if (!(await this.isIndexingJob(documentId, jobId))) return false;
+    Object.assign(this.#documents.get(documentId)!, structuredClone(patch));
+    return true;
+  }
+
+  async publish(
+    documentId: string,
+    jobId: string,
+    segments: readonly Segment[],
+    children: readonly ChildChunk[],
+    finish: IndexingPatch,
+  ): Promise<boolean> {
+    if (!(await this.isIndexingJob(documentId, jobId))) return false;
+    this.#dropChunksOf(documentId);
+    for (const segment of segments) {
+      const { id, documentId: owner, position, content, hitCount, ...details } = structuredClone(segment);
+      this.#chunks.set(id, { id, documentId: owner, position, content, hitCount });
+      this.#details.set(id, details);
+    }
+    for (const child of children) this.#children.set(child.id, structuredClone(child));
+    Object.assign(this.#documents.get(documentId)!, structuredClone(finish));
+    return true;
+  }
+
+  async listOfDocument(documentId: string): Promise<Segment[]> {
+    return (await this.listChunks(documentId)).map((chunk) => ({
+      ...chunk,
+      ...structuredClone(this.#details.get(chunk.id) ?? detailsOf(chunk)),
+    }));
+  }
+
+  async listChildrenOfDocument(documentId: string): Promise<ChildChunk[]> {
+    const position = (segmentId: string) => this.#chunks.get(segmentId)?.position ?? 0;
+    return structuredClone(
+      [...this.#children.values()]
+        .filter((child) => child.documentId === documentId)
+        .sort(
+          (a, b) =>
+            position(a.segmentId) - position(b.segmentId) || a.position - b.position || byText(a.id, b.id),
+        ),
+    );
+  }
+
+  async findReusable(datasetId: string, name: string): Promise<Document | undefined> {
+    const [found] = this.#ofDataset(datasetId)
+      .filter(
+        (document) => document.dataSourceType === "upload_file" && document.enabled && document.name === name,
+      )
+      .sort(byPosition);
+    return found && structuredClone(found);
+  }
+
+  async listBatch(datasetId: string, batch: string): Promise<BatchDocument[]> {
+    const ofBatch = this.#ofDataset(datasetId)
+      .filter((document) => document.batch === batch)
+      .sort(byPosition);
+    return Promise.all(
+      ofBatch.map(async (document) => {
+        const segments = await this.listOfDocument(document.id);
+        const counted = segments.filter((segment) => segment.status !== "re_segment");
+        return {
+          document: structuredClone(document),
+          totalSegments: counted.length,
+          completedSegments: counted.filter((segment) => segment.completedAt !== null).length,
+        };
+      }),
+    );
   }
 
   #ofDataset(datasetId: string): Document[] {
@@ -52,7 +193,7 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
   }
 
   async replaceChunks(documentId: string, chunks: readonly Chunk[]): Promise<string[]> {
-    for (const [id, chunk] of this.#chunks) if (chunk.documentId === documentId) this.#chunks.delete(id);
+    this.#dropChunksOf(documentId);
     return this.saveChunks(chunks);
   }
 
@@ -137,7 +278,10 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
     for (const chunk of chunks) {
       const stored = this.#chunks.get(chunk.id);
       if (stored && stored.documentId !== chunk.documentId) refused.push(chunk.id);
-      else this.#chunks.set(chunk.id, structuredClone(chunk));
+      else {
+        this.#chunks.set(chunk.id, structuredClone(chunk));
+        this.#details.delete(chunk.id);
+      }
     }
     return refused;
   }
@@ -274,7 +418,8 @@ export class InMemoryDocumentRepository implements DocumentRepository, Snapshott
     if (servedTo !== undefined && (await this.datasetOf(servedTo, datasetId))?.enableApi !== true)
       return false;
     this.#documents.delete(documentId);
-    for (const [id, chunk] of this.#chunks) if (chunk.documentId === documentId) this.#chunks.delete(id);
+    this.#indexingJobs.delete(documentId);
+    this.#dropChunksOf(documentId);
     await this.metadata.clearValues(documentId);
     const fileId = document.uploadFileId;
     const shared = [...this.#documents.values()].some((other) => other.uploadFileId === fileId);

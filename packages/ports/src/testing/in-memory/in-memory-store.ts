@@ -66,6 +66,7 @@ function createInMemoryRepositories(): SnapshottingRepositories {
     apiKeys: new InMemoryApiKeyRepository(access),
     datasets,
     documents,
+    segments: documents,
     metadata,
     tags,
     apps: new InMemoryAppRepository(access),

@@ -1,0 +1,33 @@
+import type { ChildChunk, Document, IndexingSteps, Segment } from "@service-api/domain";
+
+/** What an indexing step sets on its document (the display status follows). */
+export type IndexingPatch = Partial<
+  Pick<Document, "indexingStatus" | "error" | "wordCount" | "tokens" | "completedAt" | "indexingLatency"> &
+    IndexingSteps
+>;
+
+/**
+ * The segments of documents (chunks grown to Dify's segment) and their child chunks, as indexing
+ * writes them. A document's indexing job is the one it was last queued with
+ * (`DocumentRepository.queueForIndexing`); a job queued for a version replaced or deleted since is
+ * not current, and what it would write is not written.
+ */
+export interface SegmentRepository {
+  /**
+   * While `jobId` is the document's indexing job, in one transaction: its segments become these
+   * (the old ones go, with their children), in their positions, and the document takes `finish`.
+   * A reader sees the old version or the new one whole, never a mix. False, writing nothing, when
+   * the job is not current (or the document is gone).
+   */
+  publish(
+    documentId: string,
+    jobId: string,
+    segments: readonly Segment[],
+    children: readonly ChildChunk[],
+    finish: IndexingPatch,
+  ): Promise<boolean>;
+  /** The document's segments, by position then id. */
+  listOfDocument(documentId: string): Promise<Segment[]>;
+  /** The document's child chunks, by segment position, then position, then id. */
+  listChildrenOfDocument(documentId: string): Promise<ChildChunk[]>;
+}
