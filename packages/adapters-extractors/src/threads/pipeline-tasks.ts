@@ -1,0 +1,34 @@
+import { createHash } from "node:crypto";
+import { type ChildChunkDraft, chunkDocument } from "@service-api/domain";
+import type { ChunkingRule, Extraction, HashedChunk, PreparedSegment } from "@service-api/ports";
+import type { ExtractionLimits } from "../limits.js";
+
+/** A pipeline thread's `workerData`. */
+export interface PipelineThreadData {
+  limits: Partial<ExtractionLimits>;
+}
+
+/** What a pipeline thread is asked: the file's bytes arrive in a buffer of their own (transferred). */
+export type PipelineTask =
+  | { kind: "extract"; bytes: Uint8Array; extension: string }
+  | { kind: "chunk"; units: readonly string[]; rule: ChunkingRule };
+
+export type PipelineAnswer = Extraction | PreparedSegment[];
+
+/**
+ * The units chunked as Dify chunks them, each chunk and child with its `index_node_hash`: the
+ * SHA-256 (hex, of the UTF-8 bytes) of the draft's `hashSource`, which is not sent back.
+ */
+export function prepareSegments(units: readonly string[], rule: ChunkingRule): PreparedSegment[] {
+  return chunkDocument(units, rule.mode, rule.rules, rule.form).map((draft) => ({
+    ...hashed(draft),
+    children: draft.children.map(hashed),
+  }));
+}
+
+function hashed(draft: ChildChunkDraft): HashedChunk {
+  return {
+    content: draft.content,
+    indexNodeHash: createHash("sha256").update(draft.hashSource, "utf8").digest("hex"),
+  };
+}
