@@ -304,8 +304,89 @@ describe("other refusals while the client is still sending", () => {
   }, 30_000);
 });
 
+describe("what a refused connection still receives", () => {
+  it("closes at once a connection whose client sends further requests after its refusal", async () => {
+    const before = await openConnections();
+    const socket = await open();
+    let received = "";
+    socket.setEncoding("latin1");
+    socket.on("data", (chunk: string) => {
+      received += chunk;
+    });
+    socket.on("error", () => {});
+    // Refused for its declared size, then pipelined GETs (each would make objects if parsed), and
+    // then nothing: the client neither sends nor closes.
+    await write(socket, tagCreate(2 * MB, false));
+    await write(socket, Buffer.alloc(2 * MB, " "));
+    const sentAt = performance.now();
+    await write(socket, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".repeat(20_000)).catch(() => {});
+    // Closed by the server at its first request, not after the linger's idle bound.
+    while ((await openConnections()) > before) await sleep(20);
+    expect(performance.now() - sentAt).toBeLessThan(LINGER.idleMs / 2);
+    expect(received.match(/HTTP\/1\.1 /g)).toEqual(["HTTP/1.1 "]);
+    expect(received).toMatch(/^HTTP\/1\.1 413 /);
+    expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+    socket.destroy();
+  }, 30_000);
+
+  it("answers an Expect it cannot meet 417 to a client that sends its body anyway, read whole", async () => {
+    const head =
+      `POST /v1/datasets/tags HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n` +
+      `Expect: something-else\r\nContent-Length: ${16 * MB}\r\n\r\n`;
+    const sent = await send({ head, bodyBytes: 16 * MB, chunkBytes: CHUNK.length, pauseMs: 0, reuse: false });
+    expect(answerOf(sent)).toMatchObject({ status: "HTTP/1.1 417 Expectation Failed", error: undefined });
+  }, 30_000);
+
+  it("keeps the connection after refusing a small body it had not read yet", async () => {
+    const socket = await open();
+    let received = "";
+    socket.setEncoding("latin1");
+    socket.on("data", (chunk: string) => {
+      received += chunk;
+    });
+    const body = JSON.stringify({ name: "late" });
+    await write(
+      socket,
+      `POST /v1/datasets/tags HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ds-not-a-key-at-all\r\n` +
+        `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
+    while (!firstResponse(received)) await sleep(5);
+    const refusal = firstResponse(received)!;
+    expect(refusal.response).toMatch(/^HTTP\/1\.1 401 /);
+    expect(refusal.response).not.toMatch(/\r\nconnection: close/i);
+    await write(socket, body);
+    received = refusal.rest;
+    await write(socket, "GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    while (!firstResponse(received)) await sleep(5);
+    expect(firstResponse(received)!.response).toMatch(/^HTTP\/1\.1 200 /);
+    socket.destroy();
+  });
+});
+
 /** The connections the server holds open. */
 const openConnections = () =>
   new Promise<number>((resolve, reject) =>
     server.running.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
   );
+
+describe("a shutdown with connections still lingering", () => {
+  it("closes a refused CONNECT whose client goes on sending, at the shutdown's time-out", async () => {
+    const own = await startTestServer({ SHUTDOWN_DRAIN_MS: "0", SHUTDOWN_TIMEOUT_MS: "1000" });
+    const { hostname, port } = new URL(own.url);
+    const socket = connect({ host: hostname, port: Number(port), allowHalfOpen: true });
+    socket.on("error", () => {});
+    await new Promise((resolve) => socket.once("connect", resolve));
+    socket.write("CONNECT /v1/site HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n");
+    const trickle = setInterval(() => socket.write("x"), 100);
+    try {
+      await sleep(300);
+      const started = performance.now();
+      await own.stop();
+      // Drain 0 s + time-out 1 s, not the linger's 30 s.
+      expect(performance.now() - started).toBeLessThan(5_000);
+    } finally {
+      clearInterval(trickle);
+      socket.destroy();
+    }
+  }, 40_000);
+});

@@ -2,7 +2,7 @@ import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
 import { closingAs } from "../observability/response-status.js";
 import { errorBodyOf, HttpError, INTERNAL_ERROR } from "./http-error.js";
-import { bodyStillComing, closesLingeringly } from "./lingering-close.js";
+import { closesLingeringly, largeBodyStillComing } from "./lingering-close.js";
 import { sendJson } from "./send-json.js";
 
 /** Every route's last resort: a 404 in the API's error shape. */
@@ -24,9 +24,10 @@ export const RETRY_AFTER_SECONDS = 1;
 /**
  * Turns any error into `{status, code, message}`. Unknown errors are logged and answered 500, never
  * echoed. A 503 (the store cannot be reached) says when to retry and is not logged here: the store
- * outage logs once when it starts and once when it ends. A refusal of a request whose body has not
- * all arrived closes the connection, lingering, where the server can: the client need not send
- * the rest (as Node would read it all, however large or slow, keeping the connection).
+ * outage logs once when it starts and once when it ends. A refusal of a request whose large body
+ * (over 64 KiB, or of unknown length) has not all arrived closes the connection, lingering, where
+ * the server can: the client need not send the rest (Node would read it all, however large or slow,
+ * keeping the connection). A small one Node reads and drops, keeping the connection.
  */
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (error, req, res, _next) => {
@@ -39,7 +40,7 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
       return;
     }
     if (status === 503) res.setHeader("Retry-After", String(RETRY_AFTER_SECONDS));
-    if (bodyStillComing(req) && closesLingeringly(req.socket)) res.setHeader("Connection", "close");
+    if (largeBodyStillComing(req) && closesLingeringly(req.socket)) res.setHeader("Connection", "close");
     sendJson(res, { status, code, message }, status);
   };
 }

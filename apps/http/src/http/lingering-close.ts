@@ -26,6 +26,21 @@ export function bodyStillComing(request: IncomingMessage): boolean {
   return declared && !request.complete;
 }
 
+/** Below this, a refused body is read and dropped as Node does, and the connection kept. */
+const SMALL_BODY_BYTES = 64 * 1024;
+
+/**
+ * Whether a refusal should close the connection: a body of unknown length, or one over 64 KiB,
+ * is still coming. A small one is cheaper to read than a new connection (a 429's client would
+ * reconnect for every refusal).
+ */
+export function largeBodyStillComing(request: IncomingMessage): boolean {
+  const { headers } = request;
+  const large =
+    headers["transfer-encoding"] !== undefined || Number(headers["content-length"]) > SMALL_BODY_BYTES;
+  return large && bodyStillComing(request);
+}
+
 /**
  * Whether the server `socket` belongs to closes it lingering (`closeLingeringly`): a host's server
  * that embeds the router may not, and would reset it.
@@ -74,7 +89,10 @@ export function lingerThenClose(socket: Socket, limits: typeof LINGER = LINGER):
  */
 export function closeLingeringly(server: Server): void {
   const requests = new WeakMap<Socket, IncomingMessage>();
-  server.on("request", (request: IncomingMessage) => requests.set(request.socket, request));
+  const remember = (request: IncomingMessage) => requests.set(request.socket, request);
+  // Heard before the listeners that answer them (registered after): a 417 lingers too.
+  server.on("request", remember);
+  server.on("checkExpectation", remember);
   server.on("connection", (socket: Socket) => {
     closingLingeringly.add(socket);
     socket.destroySoon = function destroySoon(this: Socket) {
@@ -87,11 +105,13 @@ export function closeLingeringly(server: Server): void {
 
 /**
  * The server's request listener: a request Node still parses on a connection in its lingering
- * close (its headers finished after a 408, say) is read and dropped, never served.
+ * close (its headers finished after a 408, a request pipelined after a refusal) is never served,
+ * and the connection is closed at once. A client that goes on sending requests to a connection
+ * told to close is not heard further: parsing what it sends would make objects as fast as it sends.
  */
 export function unlessLingering(listener: RequestListener): RequestListener {
   return (request, response) => {
-    if (lingering.has(request.socket)) request.resume();
+    if (lingering.has(request.socket)) request.socket.destroy();
     else listener(request, response);
   };
 }

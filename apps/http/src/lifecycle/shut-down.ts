@@ -70,6 +70,8 @@ export class Shutdown {
       if (response) closingAs(response, 503);
     }
     this.server.closeAllConnections();
+    // And what left Node's list of connections: a refused CONNECT's socket, lingering.
+    for (const socket of this.#connections) socket.destroy();
   }
 
   /**
