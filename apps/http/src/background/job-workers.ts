@@ -57,13 +57,20 @@ export class JobWorkers {
       },
       (error, kind) => this.logger.error({ err: error, kind }, "background job failed"),
     );
+    let unreachable = false;
     while (!this.#stopped) {
       const outcome = await next.execute().catch((error: unknown) => {
         // The store itself failed (an outage): the worker waits, as when idle, and tries again.
-        this.logger.warn({ err: error }, "background worker could not reach the store");
-        return "idle" as const;
+        // Said once, not at every turn: the outage is logged as the store's.
+        if (!unreachable) this.logger.warn({ err: error }, "background worker could not reach the store");
+        unreachable = true;
+        return "unreachable" as const;
       });
-      if (outcome === "idle" || outcome === "failed") await this.#idle();
+      if (outcome !== "unreachable" && unreachable) {
+        unreachable = false;
+        this.logger.info("background worker reaches the store again");
+      }
+      if (outcome !== "done" && outcome !== "lost") await this.#idle();
     }
   }
 
