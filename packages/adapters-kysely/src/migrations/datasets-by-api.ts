@@ -47,19 +47,33 @@ export async function addDatasetsByApi(
 }
 
 export async function dropDatasetsByApi(db: Kysely<unknown>): Promise<void> {
+  // The release before knows no trash: what waits in it for its purge goes now (its documents,
+  // fields and the rest by cascade), else it would show as a workspace of its own.
+  await sql`delete from datasets where workspace_id = ${TRASH_WORKSPACE_ID}`.execute(db);
+  await sql`delete from workspaces where id = ${TRASH_WORKSPACE_ID}`.execute(db);
   await sql`drop table jobs`.execute(db);
   await sql`drop index datasets_name_per_workspace`.execute(db);
   for (const column of ["retrieval_model", "permission", "indexing_technique"])
     await sql.raw(`alter table datasets drop column ${column}`).execute(db);
 }
 
-/** Earlier imports let two datasets of a workspace share a name; later ones (by id) become "name (2)"… */
+/**
+ * Earlier imports let two datasets of a workspace share a name; the later ones (by id) become
+ * "name (2)", "name (3)"…, each the first such name the workspace does not hold yet.
+ */
 async function renameDuplicateDatasets(db: Kysely<unknown>): Promise<void> {
-  const { rows } = await sql<{ id: string; name: string; rank: number }>`
-    select id, name, rank from (
-      select id, name, row_number() over (partition by workspace_id, name order by id) as rank from datasets
-    ) ranked where rank > 1`.execute(db);
-  for (const { id, name, rank } of rows) {
-    await sql`update datasets set name = ${`${name} (${Number(rank)})`} where id = ${id}`.execute(db);
+  const { rows } = await sql<{ id: string; workspace_id: string; name: string; rank: number }>`
+    select id, workspace_id, name, rank from (
+      select id, workspace_id, name,
+        row_number() over (partition by workspace_id, name order by id) as rank from datasets
+    ) ranked order by workspace_id, name, id`.execute(db);
+  const taken = new Set(rows.map((row) => `${row.workspace_id}\u0000${row.name}`));
+  for (const { id, workspace_id: workspaceId, name, rank } of rows) {
+    if (Number(rank) === 1) continue;
+    let suffix = 2;
+    while (taken.has(`${workspaceId}\u0000${name} (${suffix})`)) suffix += 1;
+    const renamed = `${name} (${suffix})`;
+    taken.add(`${workspaceId}\u0000${renamed}`);
+    await sql`update datasets set name = ${renamed} where id = ${id}`.execute(db);
   }
 }
