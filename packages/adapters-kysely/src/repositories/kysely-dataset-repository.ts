@@ -2,7 +2,6 @@ import type { Dataset } from "@service-api/domain";
 import type { DatasetChanges, DatasetFilter, DatasetOverview, DatasetRepository } from "@service-api/ports";
 import type { Kysely, QueryCreator } from "kysely";
 import { compiledRead, compiledReadWith } from "../compiled-read.js";
-import { TRASH_WORKSPACE, TRASH_WORKSPACE_ID } from "../migrations/datasets-by-api.js";
 import type { DatabaseSchema, Flag } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { aroundDataset, type OverviewRow, overviewFromRow } from "./dataset-overview.js";
@@ -14,6 +13,7 @@ import {
   lockedWhereRowsLock,
   withAndWithoutServing,
 } from "./dataset-rows.js";
+import { moveDatasetToTrash, purgeTrashedDataset } from "./dataset-trash.js";
 import { saveOwnedRow } from "./owned-rows.js";
 import { toFlag } from "./rows.js";
 
@@ -134,66 +134,12 @@ export class KyselyDatasetRepository implements DatasetRepository {
     }
   }
 
-  async moveToTrash(workspaceId: string, datasetId: string): Promise<boolean> {
-    const move = async (db: Kysely<DatabaseSchema>) => {
-      await db
-        .insertInto("workspaces")
-        .values(TRASH_WORKSPACE)
-        .onConflict((conflict) => conflict.doNothing())
-        .execute();
-      const moved = await db
-        .updateTable("datasets")
-        .set((eb) => ({ workspace_id: TRASH_WORKSPACE_ID, name: eb.ref("id"), enable_api: toFlag(false) }))
-        .where("id", "=", datasetId)
-        .where("workspace_id", "=", workspaceId)
-        .returning("id")
-        .execute();
-      if (moved.length === 0) return false;
-      await db.deleteFrom("tag_bindings").where("target_id", "=", datasetId).execute();
-      return true;
-    };
-    return this.db.isTransaction ? move(this.db) : this.db.transaction().execute(move);
+  moveToTrash(workspaceId: string, datasetId: string): Promise<boolean> {
+    return moveDatasetToTrash(this.db, workspaceId, datasetId);
   }
 
-  async purgeTrashed(datasetId: string, batch: number): Promise<"more" | "done"> {
-    return this.db.transaction().execute(async (db) => {
-      const [trashed] = await db
-        .selectFrom("datasets")
-        .select("id")
-        .where("id", "=", datasetId)
-        .where("workspace_id", "=", TRASH_WORKSPACE_ID)
-        .execute();
-      if (!trashed) return "done";
-      // The chunks and values go with each document (foreign keys, on delete cascade).
-      const deleted = await db
-        .deleteFrom("documents")
-        .where(
-          "id",
-          "in",
-          db
-            .selectFrom("documents")
-            .select("id")
-            .where("dataset_id", "=", datasetId)
-            .limit(Math.max(1, batch)),
-        )
-        .returning("upload_file_id")
-        .execute();
-      const files = [...new Set(deleted.map((row) => row.upload_file_id).filter((id) => id !== null))];
-      if (files.length > 0)
-        await db
-          .deleteFrom("upload_files")
-          .where("id", "in", files)
-          .where(({ not, exists, selectFrom }) =>
-            not(
-              exists(selectFrom("documents").select("id").whereRef("upload_file_id", "=", "upload_files.id")),
-            ),
-          )
-          .execute();
-      if (deleted.length > 0) return "more";
-      await db.deleteFrom("metadata_fields").where("dataset_id", "=", datasetId).execute();
-      await db.deleteFrom("datasets").where("id", "=", datasetId).execute();
-      return "done";
-    });
+  purgeTrashed(datasetId: string, batch: number): Promise<"more" | "done"> {
+    return purgeTrashedDataset(this.db, this.features, datasetId, batch);
   }
 
   async findProcessRuleHolders(ruleIds: readonly string[]): Promise<Map<string, string[]>> {
