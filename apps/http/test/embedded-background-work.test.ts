@@ -36,11 +36,10 @@ describe("an embedding host's background work", () => {
     const api = await openOnFile();
     const { workspace, dataset, documents } = await aDatasetOfDocuments(api);
     await api.datasets.deleteDataset.execute({ workspaceId: workspace.id, datasetId: dataset.id });
-    await eventually(
-      async () =>
-        (await api.store.repositories.documents.findInDataset(dataset.id, documents[39]!.id)) === undefined,
-    );
-    expect(await api.store.repositories.jobs.countByKind()).toEqual({});
+    await eventually(async () => Object.keys(await api.store.repositories.jobs.countByKind()).length === 0);
+    expect(
+      await api.store.repositories.documents.findInDataset(dataset.id, documents[39]!.id),
+    ).toBeUndefined();
   });
 
   it("runs none with backgroundWorkers: 0, leaving the job for another process", async () => {

@@ -439,6 +439,13 @@ const CASES: Case[] = [
     request: () => ({ method: "GET", path: "/v1/info" }),
   },
   {
+    operation: "GET /v1/workspaces/current/models/model-types/{model_type}",
+    key: "knowledge",
+    ceiling: 0,
+    status: 200,
+    request: () => ({ method: "GET", path: "/v1/workspaces/current/models/model-types/text-embedding" }),
+  },
+  {
     operation: "GET /v1/meta",
     key: "app",
     ceiling: 0,

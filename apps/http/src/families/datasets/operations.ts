@@ -107,7 +107,7 @@ export const datasetOperations = (useCases: DatasetUseCases) => [
     tag: TAG,
     summary: "Create a knowledge base",
     description:
-      "An empty dataset of the workspace, its API on. Add documents by text or by file; what needs a model is refused.",
+      "An empty dataset of the workspace, its API on; what needs a model (high quality, semantic search, reranking) is refused.",
     key: "knowledge",
     body: createDatasetBody,
     success: { ...DATASET_ANSWER, description: "The dataset, as created." },
