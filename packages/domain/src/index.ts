@@ -1,5 +1,6 @@
 export * from "./api-key.js";
 export * from "./app.js";
+export * from "./batch.js";
 export * from "./chunking/index.js";
 export * from "./conversation.js";
 export * from "./dataset.js";

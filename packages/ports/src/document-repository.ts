@@ -103,6 +103,8 @@ export interface DocumentRepository {
   recordIndexingStep(documentId: string, jobId: string, patch: IndexingPatch): Promise<boolean>;
   /** Whether `jobId` is the document's indexing job. */
   isIndexingJob(documentId: string, jobId: string): Promise<boolean>;
+  /** The document while `jobId` is its indexing job; absent when it is not (or the document is gone). */
+  findForIndexing(documentId: string, jobId: string): Promise<Document | undefined>;
   /**
    * The dataset's enabled uploaded-file document with this name, first by position then id (Dify's
    * duplicate check: a create by text or file of that name reuses it); absent when none.

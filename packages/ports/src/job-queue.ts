@@ -1,5 +1,5 @@
-/** What background work there is: a deleted dataset's rows to purge; later, a document to index. */
-export type JobKind = "purge_dataset";
+/** What background work there is: a deleted dataset's rows to purge, a document to index. */
+export type JobKind = "purge_dataset" | "index_document";
 
 /** A job as a worker holds it. */
 export interface Job {

@@ -154,6 +154,16 @@ export class KyselyDocumentRepository implements DocumentRepository {
     return row !== undefined;
   }
 
+  async findForIndexing(documentId: string, jobId: string): Promise<Document | undefined> {
+    const [row] = await this.db
+      .selectFrom("documents")
+      .selectAll()
+      .where("id", "=", documentId)
+      .where("indexing_job", "=", jobId)
+      .execute();
+    return row && documentFromRow(row);
+  }
+
   findReusable(datasetId: string, name: string): Promise<Document | undefined> {
     return readReusable(this.db, datasetId, name);
   }

@@ -75,6 +75,11 @@ export function describeDocumentIndexingContract(openStore: OpenStore): void {
       expect(await documents.isIndexingJob(document.id, "job-1")).toBe(false);
       expect(await documents.isIndexingJob(document.id, "job-2")).toBe(true);
       expect(await documents.isIndexingJob(globalThis.crypto.randomUUID(), "job-2")).toBe(false);
+      expect(await documents.findForIndexing(document.id, "job-1")).toBeUndefined();
+      expect(await documents.findForIndexing(document.id, "job-2")).toEqual({
+        ...document,
+        batch: "2".repeat(20),
+      });
     });
 
     it("records a step only for the current job, the display status following", async () => {

@@ -118,6 +118,12 @@ export class InMemoryDocumentRepository implements DocumentRepository, SegmentRe
     return this.#documents.has(documentId) && this.#indexingJobs.get(documentId) === jobId;
   }
 
+  async findForIndexing(documentId: string, jobId: string): Promise<Document | undefined> {
+    return (await this.isIndexingJob(documentId, jobId))
+      ? structuredClone(this.#documents.get(documentId))
+      : undefined;
+  }
+
   async recordIndexingStep(documentId: string, jobId: string, patch: IndexingPatch): Promise<boolean> {
     if (!(await this.isIndexingJob(documentId, jobId))) return false;
     Object.assign(this.#documents.get(documentId)!, structuredClone(patch));
