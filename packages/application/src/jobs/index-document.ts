@@ -1,0 +1,177 @@
+import {
+  type ChildChunk,
+  type ChunkForm,
+  type ChunkingMode,
+  type Document,
+  type Segment,
+  type StoredRules,
+  validateProcessRule,
+} from "@service-api/domain";
+import type {
+  Clock,
+  IdGenerator,
+  Job,
+  PreparedSegment,
+  Repositories,
+  TextPipeline,
+} from "@service-api/ports";
+import type { JobHandler, Lease } from "./job-handler.js";
+
+/** Why a document without text to read failed. */
+const NO_FILE = "The document's file is gone.";
+
+/**
+ * Indexes a document queued by a create or update: waiting → parsing (its file read into text,
+ * off the event loop) → splitting (chunked as Dify chunks) → indexing → completed, each step on
+ * the document as it goes; a file that cannot be read ends it in `error` with why. Every write is
+ * fenced by the job: a document replaced or deleted meanwhile keeps what its newer version wrote,
+ * and this job's work is dropped. Its segments are published in one transaction, whole.
+ */
+export class IndexDocument implements JobHandler {
+  readonly kind = "index_document";
+
+  constructor(
+    private readonly repositories: Repositories,
+    private readonly pipeline: TextPipeline,
+    private readonly ids: IdGenerator,
+    private readonly clock: Clock,
+  ) {}
+
+  async run(job: Job, lease: Lease): Promise<"done" | "lost"> {
+    const { documents } = this.repositories;
+    const documentId = job.subjectId;
+    const document = await documents.findForIndexing(documentId, job.id);
+    if (!document) return "done";
+    const startedAt = this.clock.nowMilliseconds();
+    const step = (patch: Parameters<typeof documents.recordIndexingStep>[2]) =>
+      documents.recordIndexingStep(documentId, job.id, patch);
+    if (!(await step({ indexingStatus: "parsing", processingStartedAt: this.clock.nowSeconds() })))
+      return "done";
+    try {
+      const units = await this.#read(document);
+      if (typeof units === "string") return this.#fail(documentId, job.id, units);
+      if (!(await lease.renew())) return "lost";
+      if (!(await step({ indexingStatus: "splitting", parsingCompletedAt: this.clock.nowSeconds() })))
+        return "done";
+      const prepared = await this.pipeline.chunk(units, chunkingRuleOf(document)).catch((error: unknown) => {
+        throw error instanceof PipelineFailure ? error : new PipelineFailure(messageOf(error));
+      });
+      if (!(await lease.renew())) return "lost";
+      const now = this.clock.nowSeconds();
+      const { segments, children } = this.#rows(document, prepared, now);
+      const wordCount = segments.reduce((sum, segment) => sum + segment.wordCount, 0);
+      const indexing = {
+        indexingStatus: "indexing",
+        cleaningCompletedAt: now,
+        splittingCompletedAt: now,
+        wordCount,
+      } as const;
+      if (!(await step(indexing))) return "done";
+      await this.repositories.segments.publish(documentId, job.id, segments, children, {
+        indexingStatus: "completed",
+        completedAt: this.clock.nowSeconds(),
+        indexingLatency: (this.clock.nowMilliseconds() - startedAt) / 1000,
+        wordCount,
+        tokens: 0,
+        error: null,
+      });
+      return "done";
+    } catch (error) {
+      // The pipeline's own failure (a reader out of memory, a time limit): the document's error.
+      // The store's is the worker's, to try again.
+      if (!(error instanceof PipelineFailure)) throw error;
+      return this.#fail(documentId, job.id, error.message);
+    }
+  }
+
+  /** The file's units, or why it cannot be read. */
+  async #read(document: Document): Promise<string[] | string> {
+    const file = document.uploadFileId
+      ? await this.repositories.documents.findUploadFile(document.uploadFileId)
+      : undefined;
+    const bytes = file && (await this.repositories.files.get(file.id));
+    if (!file || !bytes) return NO_FILE;
+    const extraction = await this.pipeline
+      .extract({ bytes, extension: file.extension })
+      .catch((error: unknown) => {
+        throw new PipelineFailure(messageOf(error));
+      });
+    return extraction.ok ? extraction.units : extraction.reason;
+  }
+
+  async #fail(documentId: string, jobId: string, reason: string): Promise<"done"> {
+    await this.repositories.documents.recordIndexingStep(documentId, jobId, {
+      indexingStatus: "error",
+      error: reason,
+      stoppedAt: this.clock.nowSeconds(),
+    });
+    return "done";
+  }
+
+  /** The rows of the chunks: positions 1…n, each as Dify's segment (and child chunk) of an economy dataset. */
+  #rows(document: Document, prepared: PreparedSegment[], now: number) {
+    const segments: Segment[] = [];
+    const children: ChildChunk[] = [];
+    for (const [index, chunk] of prepared.entries()) {
+      const segment: Segment = {
+        id: this.ids.next(),
+        documentId: document.id,
+        position: index + 1,
+        content: chunk.content,
+        hitCount: 0,
+        answer: null,
+        wordCount: [...chunk.content].length,
+        tokens: 0,
+        keywords: [],
+        indexNodeId: this.ids.next(),
+        indexNodeHash: chunk.indexNodeHash,
+        enabled: true,
+        disabledAt: null,
+        disabledBy: null,
+        status: "completed",
+        createdBy: document.createdBy,
+        createdAt: now,
+        updatedAt: now,
+        updatedBy: null,
+        indexingAt: now,
+        completedAt: now,
+        error: null,
+        stoppedAt: null,
+      };
+      segments.push(segment);
+      for (const [position, child] of chunk.children.entries())
+        children.push({
+          id: this.ids.next(),
+          segmentId: segment.id,
+          documentId: document.id,
+          position: position + 1,
+          content: child.content,
+          wordCount: [...child.content].length,
+          indexNodeId: this.ids.next(),
+          indexNodeHash: child.indexNodeHash,
+          type: "automatic",
+          createdBy: document.createdBy,
+          createdAt: now,
+          updatedAt: now,
+          updatedBy: null,
+        });
+    }
+    return { segments, children };
+  }
+}
+
+/** A failure of the text pipeline (not of the store): it ends the document in `error`. */
+class PipelineFailure extends Error {}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** The document's stored rule as the chunker reads it. */
+function chunkingRuleOf(document: Document): { mode: ChunkingMode; rules: StoredRules; form: ChunkForm } {
+  const read = validateProcessRule({ mode: document.processRule.mode, rules: document.processRule.rules });
+  if (!read.ok) throw new PipelineFailure(read.message);
+  return {
+    mode: read.rule.mode,
+    rules: read.rule.rules,
+    form: document.docForm === "hierarchical_model" ? "hierarchical_model" : "text_model",
+  };
+}

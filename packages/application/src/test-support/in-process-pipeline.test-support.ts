@@ -1,0 +1,45 @@
+import { createHash } from "node:crypto";
+import { chunkDocument } from "@service-api/domain";
+import type { ChunkingRule, FileToExtract, PreparedSegment, TextPipeline } from "@service-api/ports";
+
+const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/**
+ * The text pipeline in the test's own thread: a `.txt` as one unit (other extensions refused, a
+ * file holding "unreadable" refused as broken), chunked by the domain's chunker. `failNext` makes
+ * the next call reject, as a thread that crashed would.
+ */
+export class InProcessTextPipeline implements TextPipeline {
+  failNext: string | undefined;
+  readonly extracted: string[] = [];
+
+  async extract(file: FileToExtract) {
+    this.#failIfAsked();
+    const text = new TextDecoder().decode(file.bytes);
+    this.extracted.push(text);
+    if (file.extension !== "txt")
+      return { ok: false as const, reason: `A .${file.extension} file is not read here.` };
+    if (text === "unreadable") return { ok: false as const, reason: "The .txt file cannot be read." };
+    return { ok: true as const, units: [text.replace(/\r\n?/g, "\n")] };
+  }
+
+  async chunk(units: readonly string[], rule: ChunkingRule): Promise<PreparedSegment[]> {
+    this.#failIfAsked();
+    return chunkDocument(units, rule.mode, rule.rules, rule.form).map((draft) => ({
+      content: draft.content,
+      indexNodeHash: sha256(draft.hashSource),
+      children: draft.children.map((child) => ({
+        content: child.content,
+        indexNodeHash: sha256(child.hashSource),
+      })),
+    }));
+  }
+
+  async close(): Promise<void> {}
+
+  #failIfAsked(): void {
+    const reason = this.failNext;
+    this.failNext = undefined;
+    if (reason) throw new Error(reason);
+  }
+}
