@@ -34,6 +34,8 @@ describe("loadConfig", () => {
       demo: true,
       workers: 1,
       backgroundWorkers: 1,
+      uploadLimitBytes: 15 * 1024 * 1024,
+      maxSegmentationLength: 4000,
     });
   });
 
@@ -66,6 +68,8 @@ describe("loadConfig", () => {
       TRUST_PROXY: "10.0.0.0/8, 127.0.0.1",
       METRICS_PORT: "9464",
       INDEXING_CONCURRENCY: "3",
+      UPLOAD_FILE_SIZE_LIMIT_MB: "2",
+      INDEXING_MAX_SEGMENTATION_TOKENS_LENGTH: "1000",
       UNRELATED: "x",
     });
     expect(config).toEqual({
@@ -91,6 +95,8 @@ describe("loadConfig", () => {
       demo: true,
       workers: 1,
       backgroundWorkers: 3,
+      uploadLimitBytes: 2 * 1024 * 1024,
+      maxSegmentationLength: 1000,
     });
     expect(loadConfig({ PORT: "", LOG_LEVEL: "" }).port).toBe(5001);
   });

@@ -57,6 +57,8 @@ const environmentSchema = z.object({
   DEMO: z.enum(["auto", "off"]).default("auto"),
   WORKERS: wholeNumber(1, 64).default(1),
   INDEXING_CONCURRENCY: wholeNumber(0, 64).default(1),
+  UPLOAD_FILE_SIZE_LIMIT_MB: wholeNumber(1, 1024).default(15),
+  INDEXING_MAX_SEGMENTATION_TOKENS_LENGTH: wholeNumber(50, 1_000_000).default(4000),
 });
 
 /** The server's settings, read once from the environment. */
@@ -108,6 +110,10 @@ export interface Config {
    * (a deleted dataset's purge). 0: none here; another process does the work.
    */
   backgroundWorkers: number;
+  /** The largest upload, a document's text or file (`UPLOAD_FILE_SIZE_LIMIT_MB`), in bytes. */
+  uploadLimitBytes: number;
+  /** The longest chunk a process rule may ask for (`INDEXING_MAX_SEGMENTATION_TOKENS_LENGTH`). */
+  maxSegmentationLength: number;
 }
 
 export class ConfigError extends Error {}
@@ -160,6 +166,8 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     demo: NODE_ENV !== "production" && DEMO !== "off",
     workers: WORKERS,
     backgroundWorkers: data.INDEXING_CONCURRENCY,
+    uploadLimitBytes: data.UPLOAD_FILE_SIZE_LIMIT_MB * 1024 * 1024,
+    maxSegmentationLength: data.INDEXING_MAX_SEGMENTATION_TOKENS_LENGTH,
   };
 }
 

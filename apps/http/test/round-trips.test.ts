@@ -330,6 +330,50 @@ const CASES: Case[] = [
     }),
   },
   {
+    operation: "POST /v1/datasets/{dataset_id}/document/create-by-text",
+    key: "knowledge",
+    // The dataset; in one transaction its lock, overview, the owner, the duplicate's look-up, the
+    // position, the dataset's rule, the file, its bytes, the document and its job; the answer's
+    // listing. Not yet gathered into fewer statements: the ceiling can only go down.
+    ceiling: 17,
+    status: 200,
+    request: () => ({
+      method: "POST",
+      path: `/v1/datasets/${dataset()}/document/create-by-text`,
+      body: { name: unique("note"), text: "A short text." },
+    }),
+  },
+  {
+    operation: "POST /v1/datasets/{dataset_id}/documents/{document_id}/update-by-text",
+    key: "knowledge",
+    ceiling: 16,
+    status: 200,
+    // Available again before each request: the last one left it waiting.
+    prepare: async () => {
+      await store.repositories.documents.save(world.second);
+      return world.second.id;
+    },
+    request: (documentId) => ({
+      method: "POST",
+      path: `/v1/datasets/${dataset()}/documents/${documentId}/update-by-text`,
+      body: { name: world.second.name, text: unique("text") },
+    }),
+  },
+  {
+    operation: "GET /v1/datasets/{dataset_id}/documents/{batch}/indexing-status",
+    key: "knowledge",
+    ceiling: 2,
+    status: 200,
+    prepare: async () => {
+      await store.repositories.documents.save({ ...world.second, batch: "20260101000000123456" });
+      return "20260101000000123456";
+    },
+    request: (batch) => ({
+      method: "GET",
+      path: `/v1/datasets/${dataset()}/documents/${batch}/indexing-status`,
+    }),
+  },
+  {
     operation: "GET /v1/datasets",
     key: "knowledge",
     ceiling: 1,

@@ -61,6 +61,11 @@ export interface Operation<
   dataset?: boolean | "in-use-case";
   params?: P;
   query?: Q;
+  /**
+   * The body's size limit and what a body over it is answered; default 1 MB, 413
+   * `request_entity_too_large`. Documents by text take as much as a file upload.
+   */
+  bodyLimit?: { bytes: number; tooLarge: ErrorCase };
   /** Whether this request has a body to read; default: when the operation has a body schema. */
   readsBody?: (req: Request) => boolean;
   /** Query parameters whose empty value is a value (`metadata=`); for the others empty is absent. */

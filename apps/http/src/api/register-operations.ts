@@ -4,7 +4,7 @@ import type { DependencyContainer } from "tsyringe";
 import { z } from "zod";
 import { appOf, requireAppKey, requireDatasetKey, workspaceOf } from "../http/authenticate.js";
 import { methodNotAllowed } from "../http/error-handler.js";
-import { jsonBody } from "../http/json-body.js";
+import { jsonBody, jsonBodyWithin } from "../http/json-body.js";
 import { parseBody, pathId } from "../http/params.js";
 import { queryOf } from "../http/query.js";
 import { sendJson } from "../http/send-json.js";
@@ -157,7 +157,8 @@ function pipelineOf(
       (step: RequestHandler): RequestHandler =>
       (req, res, next) =>
         readsBody(operation, req) ? step(req, res, next) : next();
-    steps.push(...jsonBody.map(ifRead));
+    const body = operation.bodyLimit ? jsonBodyWithin(operation.bodyLimit) : jsonBody;
+    steps.push(...body.map(ifRead));
   }
   const checked =
     operation.dataset === "in-use-case" ? steps.map((step) => stepAfterDataset(step, openDataset)) : steps;

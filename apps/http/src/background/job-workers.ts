@@ -1,5 +1,6 @@
-import { PurgeDeletedDataset, RunNextJob } from "@service-api/application";
-import type { Clock, IdGenerator, Store } from "@service-api/ports";
+import { WorkerThreadTextPipeline } from "@service-api/adapters-extractors";
+import { IndexDocument, PurgeDeletedDataset, RunNextJob } from "@service-api/application";
+import type { Clock, IdGenerator, Store, TextPipeline } from "@service-api/ports";
 import type { Logger } from "pino";
 
 export interface JobWorkerSettings {
@@ -14,14 +15,16 @@ export interface JobWorkerSettings {
 export const DEFAULT_JOB_WORKERS: JobWorkerSettings = { count: 1, pollMs: 1_000, leaseMs: 30_000 };
 
 /**
- * The process's background workers: each claims the store's due jobs (a deleted dataset's purge)
- * one at a time, leased, until `stop`. Jobs are rows, so work queued by any instance is done by
+ * The process's background workers: each claims the store's due jobs (a document to index, a
+ * deleted dataset's purge) one at a time, leased, until `stop`. Documents are read and chunked in
+ * worker threads (`WorkerThreadTextPipeline`), so that indexing never stalls serving. Jobs are rows, so work queued by any instance is done by
  * whichever worker claims it first, and a job of a process that died is taken over once its lease
  * lapses. A failure is logged and the job tried again later; the loop goes on.
  */
 export class JobWorkers {
   #stopped = false;
   #running: Promise<void>[] = [];
+  #pipeline: TextPipeline | undefined;
   readonly #wake = new Set<() => void>();
 
   constructor(
@@ -36,18 +39,23 @@ export class JobWorkers {
     for (let index = 0; index < this.settings.count; index += 1) this.#running.push(this.#loop());
   }
 
-  /** Claims no more jobs and waits for the ones under way to end. */
+  /** Claims no more jobs and waits for the ones under way to end (or stop at their next step). */
   async stop(): Promise<void> {
     this.#stopped = true;
     for (const wake of this.#wake) wake();
     await Promise.all(this.#running);
+    await this.#pipeline?.close();
   }
 
   async #loop(): Promise<void> {
     const { repositories } = this.store;
+    this.#pipeline ??= new WorkerThreadTextPipeline();
     const next = new RunNextJob(
       repositories.jobs,
-      [new PurgeDeletedDataset(repositories.datasets)],
+      [
+        new IndexDocument(repositories, this.#pipeline, this.ids, this.clock),
+        new PurgeDeletedDataset(repositories.datasets),
+      ],
       this.clock,
       {
         workerId: `worker-${this.ids.next()}`,

@@ -9,6 +9,7 @@ export type HttpErrorCode =
   | "request_header_fields_too_large"
   | "request_timeout"
   | "expectation_failed"
+  | "file_too_large"
   | "unknown";
 
 /** A failure found at the edge, before any use case runs. */

@@ -1,7 +1,7 @@
 import { isUtf8 } from "node:buffer";
 import { MAX_JSON_DEPTH, nestsDeeperThan } from "@service-api/domain";
 import express, { type RequestHandler } from "express";
-import { HttpError, INVALID_JSON, TOO_LARGE } from "./http-error.js";
+import { type ErrorBody, HttpError, INVALID_JSON, TOO_LARGE } from "./http-error.js";
 import { JSON_MEDIA_TYPE, parseBodyReadByHost, plainJsonBody } from "./plain-json-body.js";
 import { stopIfRefused } from "./refused-under-way.js";
 
@@ -13,22 +13,37 @@ const hasBody = (headers: Record<string, string | string[] | undefined>) =>
   headers["transfer-encoding"] !== undefined ||
   (headers["content-length"] !== undefined && headers["content-length"] !== "0");
 
-const requireJsonType: RequestHandler = (req, _res, next) => {
-  if (!JSON_TYPE.test(req.get("content-type") ?? "")) {
-    throw new HttpError(
-      415,
-      "unsupported_media_type",
-      "Did not attempt to load JSON data because the request Content-Type was not 'application/json'.",
-    );
-  }
-  if (!hasBody(req.headers)) throw new HttpError(400, "bad_request", INVALID_JSON);
-  // Declared too large: answered now, not after the whole body has arrived (a client that never
-  // sends it waited for the request's time-out). The connection then closes lingering: what still
-  // comes is read and dropped, within bounds (closing at once would reset it, the answer with it).
-  if (Number(req.headers["content-length"]) > BODY_LIMIT_BYTES)
-    throw new HttpError(413, "request_entity_too_large", TOO_LARGE);
-  next();
+/** A JSON body's size limit, and what a body over it is answered. */
+export interface BodyLimit {
+  bytes: number;
+  tooLarge: ErrorBody;
+}
+
+export const DEFAULT_BODY_LIMIT: BodyLimit = {
+  bytes: BODY_LIMIT_BYTES,
+  tooLarge: { status: 413, code: "request_entity_too_large", message: TOO_LARGE },
 };
+
+const tooLargeError = ({ tooLarge }: BodyLimit) =>
+  new HttpError(tooLarge.status, tooLarge.code as never, tooLarge.message);
+
+const requireJsonType =
+  (limit: BodyLimit): RequestHandler =>
+  (req, _res, next) => {
+    if (!JSON_TYPE.test(req.get("content-type") ?? "")) {
+      throw new HttpError(
+        415,
+        "unsupported_media_type",
+        "Did not attempt to load JSON data because the request Content-Type was not 'application/json'.",
+      );
+    }
+    if (!hasBody(req.headers)) throw new HttpError(400, "bad_request", INVALID_JSON);
+    // Declared too large: answered now, not after the whole body has arrived (a client that never
+    // sends it waited for the request's time-out). The connection then closes lingering: what still
+    // comes is read and dropped, within bounds (closing at once would reset it, the answer with it).
+    if (Number(req.headers["content-length"]) > limit.bytes) throw tooLargeError(limit);
+    next();
+  };
 
 /** JSON.parse itself does not recurse; what reads the value later may, so depth is bounded first. */
 const limitDepth: RequestHandler = (req, _res, next) => {
@@ -53,31 +68,50 @@ const refuseUnreadable = (_req: unknown, _res: unknown, body: Buffer, charset: s
 };
 
 // Not strict: any JSON value parses, and one that is not an object is the schema's 400 "body: …".
-const parseAnyBody = express.json({
-  limit: BODY_LIMIT_BYTES,
-  strict: false,
-  type: () => true,
-  verify: refuseUnreadable,
-});
+const parseAnyBody = (limit: BodyLimit): RequestHandler => {
+  const parse = express.json({
+    limit: limit.bytes,
+    strict: false,
+    type: () => true,
+    verify: refuseUnreadable,
+  });
+  // body-parser's own 413 says its limit in its words: the operation's answer instead.
+  return (req, res, next) =>
+    parse(req, res, (error?: unknown) =>
+      next(
+        (error as { type?: string } | undefined)?.type === "entity.too.large" ? tooLargeError(limit) : error,
+      ),
+    );
+};
 
 /**
  * A body a host app's parser has read already: as bytes or text (`express.raw`, `express.text`), it
  * is parsed here; as a value (`express.json`), it is taken as is. Any other, body-parser's.
  */
-const parseOtherBody: RequestHandler = (req, res, next) => {
-  if (Buffer.isBuffer(req.body) || typeof req.body === "string")
-    return next(parseBodyReadByHost(req, BODY_LIMIT_BYTES));
-  parseAnyBody(req, res, next);
+const parseOtherBody = (limit: BodyLimit): RequestHandler => {
+  const parseAny = parseAnyBody(limit);
+  return (req, res, next) => {
+    if (Buffer.isBuffer(req.body) || typeof req.body === "string") {
+      const refused = parseBodyReadByHost(req, limit.bytes);
+      return next(refused?.status === 413 ? tooLargeError(limit) : refused);
+    }
+    parseAny(req, res, next);
+  };
 };
 
 /**
- * A JSON body, checked in the reference's order: media type (415), size (413), syntax (400), then
- * nesting (400, deeper than `MAX_JSON_DEPTH`). A request the server's time-out answered while its
- * body came goes no further.
+ * A JSON body within `limit`, checked in the reference's order: media type (415), size (413),
+ * syntax (400), then nesting (400, deeper than `MAX_JSON_DEPTH`). A request the server's time-out
+ * answered while its body came goes no further.
  */
-export const jsonBody: RequestHandler[] = [
-  requireJsonType,
-  plainJsonBody(BODY_LIMIT_BYTES, parseOtherBody),
-  stopIfRefused,
-  limitDepth,
-];
+export function jsonBodyWithin(limit: BodyLimit): RequestHandler[] {
+  return [
+    requireJsonType(limit),
+    plainJsonBody(limit.bytes, parseOtherBody(limit)),
+    stopIfRefused,
+    limitDepth,
+  ];
+}
+
+/** A JSON body of at most 1 MB (body-parser's count). */
+export const jsonBody: RequestHandler[] = jsonBodyWithin(DEFAULT_BODY_LIMIT);

@@ -106,3 +106,35 @@ export const DOCUMENT_EXAMPLE = {
   summary_index_status: null,
   need_summary: false,
 };
+
+/** A document created by text, answered before any chunk exists (createDocumentFromText). */
+export const DOCUMENT_AND_BATCH_EXAMPLE = {
+  document: {
+    ...DOCUMENT_PAGE_EXAMPLE.data[0]!,
+    indexing_status: "waiting",
+    display_status: "queuing",
+    word_count: 0,
+    hit_count: 0,
+  },
+  batch: "20260101000000482913",
+};
+
+/** A batch's documents as they index (getDocumentIndexingStatus). */
+export const INDEXING_STATUS_EXAMPLE = {
+  data: [
+    {
+      id: DOCUMENT_PAGE_EXAMPLE.data[0]!.id,
+      indexing_status: "completed",
+      processing_started_at: 1767225600,
+      parsing_completed_at: 1767225600,
+      cleaning_completed_at: 1767225601,
+      splitting_completed_at: 1767225601,
+      completed_at: 1767225602,
+      paused_at: null,
+      error: null,
+      stopped_at: null,
+      completed_segments: 12,
+      total_segments: 12,
+    },
+  ],
+};

@@ -1,24 +1,58 @@
-import { DeleteDocument, GetDocument, ListDocuments, UpdateDocumentStatus } from "@service-api/application";
+import {
+  CreateDocumentByText,
+  DeleteDocument,
+  type DocumentListItem,
+  documentListingOf,
+  GetDocument,
+  GetIndexingStatus,
+  ListDocuments,
+  UpdateDocumentByText,
+  UpdateDocumentStatus,
+} from "@service-api/application";
+import { type Document, ensureDatasetServesApi } from "@service-api/domain";
 import type { InjectionToken } from "tsyringe";
 import { defineFamily } from "../family.js";
 import { documentOperations } from "./operations.js";
+import { textOperations } from "./text-operations.js";
 
 export interface DocumentUseCases {
   getDocument: GetDocument;
   listDocuments: ListDocuments;
   deleteDocument: DeleteDocument;
   updateDocumentStatus: UpdateDocumentStatus;
+  createDocumentByText: CreateDocumentByText;
+  updateDocumentByText: UpdateDocumentByText;
+  getIndexingStatus: GetIndexingStatus;
+  /** A document as the list shows it, read after a create or update queued it. */
+  documentListing(
+    scope: { workspaceId: string; datasetId: string },
+    document: Document,
+  ): Promise<DocumentListItem>;
+  /** The largest text or file a request may carry (`UPLOAD_FILE_SIZE_LIMIT_MB`), in bytes. */
+  uploadLimitBytes: number;
 }
 
-/** Documents of a knowledge base: read one, list them, delete one, change their status. */
+/** Documents of a knowledge base: create them by text, read, list, delete, change their status, index. */
 export const documentsFamily = defineFamily({
   name: "documents",
   token: Symbol("DocumentUseCases") as InjectionToken<DocumentUseCases>,
-  useCases: ({ store, repositories: { documents, datasets }, clock }) => ({
-    getDocument: new GetDocument(documents),
-    listDocuments: new ListDocuments(documents, datasets),
-    deleteDocument: new DeleteDocument(documents, datasets),
-    updateDocumentStatus: new UpdateDocumentStatus(store, clock),
-  }),
-  operations: documentOperations,
+  useCases: ({ store, repositories, clock, ids, config }) => {
+    const { documents, datasets } = repositories;
+    const limits = { maxSegmentationLength: config.maxSegmentationLength };
+    return {
+      getDocument: new GetDocument(documents),
+      listDocuments: new ListDocuments(documents, datasets),
+      deleteDocument: new DeleteDocument(documents, datasets),
+      updateDocumentStatus: new UpdateDocumentStatus(store, clock),
+      createDocumentByText: new CreateDocumentByText(store, ids, clock, limits),
+      updateDocumentByText: new UpdateDocumentByText(store, ids, clock, limits),
+      getIndexingStatus: new GetIndexingStatus(datasets, documents),
+      documentListing: async ({ workspaceId, datasetId }, document) => {
+        const dataset = ensureDatasetServesApi(await datasets.findInWorkspace(workspaceId, datasetId));
+        return documentListingOf(repositories, dataset, document);
+      },
+      uploadLimitBytes: config.uploadLimitBytes,
+    };
+  },
+  operations: (useCases) => [...documentOperations(useCases), ...textOperations(useCases)],
 });
