@@ -34,6 +34,7 @@ describe("loadConfig", () => {
       demo: true,
       workers: 1,
       backgroundWorkers: 1,
+      jobLeaseMs: 30_000,
       uploadLimitBytes: 15 * 1024 * 1024,
       maxSegmentationLength: 4000,
     });
@@ -68,6 +69,7 @@ describe("loadConfig", () => {
       TRUST_PROXY: "10.0.0.0/8, 127.0.0.1",
       METRICS_PORT: "9464",
       INDEXING_CONCURRENCY: "3",
+      INDEXING_LEASE_MS: "5000",
       UPLOAD_FILE_SIZE_LIMIT_MB: "2",
       INDEXING_MAX_SEGMENTATION_TOKENS_LENGTH: "1000",
       UNRELATED: "x",
@@ -95,6 +97,7 @@ describe("loadConfig", () => {
       demo: true,
       workers: 1,
       backgroundWorkers: 3,
+      jobLeaseMs: 5_000,
       uploadLimitBytes: 2 * 1024 * 1024,
       maxSegmentationLength: 1000,
     });

@@ -57,6 +57,7 @@ const environmentSchema = z.object({
   DEMO: z.enum(["auto", "off"]).default("auto"),
   WORKERS: wholeNumber(1, 64).default(1),
   INDEXING_CONCURRENCY: wholeNumber(0, 64).default(1),
+  INDEXING_LEASE_MS: milliseconds(1_000).default(30_000),
   UPLOAD_FILE_SIZE_LIMIT_MB: wholeNumber(1, 1024).default(15),
   INDEXING_MAX_SEGMENTATION_TOKENS_LENGTH: wholeNumber(50, 1_000_000).default(4000),
 });
@@ -110,6 +111,11 @@ export interface Config {
    * (a deleted dataset's purge). 0: none here; another process does the work.
    */
   backgroundWorkers: number;
+  /**
+   * How long a worker's lease on a job lasts (`INDEXING_LEASE_MS`), renewed as it works: a process
+   * that dies holding a job frees it after this, for another worker (or the restarted one).
+   */
+  jobLeaseMs: number;
   /** The largest upload, a document's text or file (`UPLOAD_FILE_SIZE_LIMIT_MB`), in bytes. */
   uploadLimitBytes: number;
   /** The longest chunk a process rule may ask for (`INDEXING_MAX_SEGMENTATION_TOKENS_LENGTH`). */
@@ -166,6 +172,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     demo: NODE_ENV !== "production" && DEMO !== "off",
     workers: WORKERS,
     backgroundWorkers: data.INDEXING_CONCURRENCY,
+    jobLeaseMs: data.INDEXING_LEASE_MS,
     uploadLimitBytes: data.UPLOAD_FILE_SIZE_LIMIT_MB * 1024 * 1024,
     maxSegmentationLength: data.INDEXING_MAX_SEGMENTATION_TOKENS_LENGTH,
   };

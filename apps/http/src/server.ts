@@ -113,6 +113,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const workers = new JobWorkers(store, container.resolve(CLOCK), container.resolve(ID_GENERATOR), logger, {
     ...DEFAULT_JOB_WORKERS,
     count: config.backgroundWorkers,
+    leaseMs: config.jobLeaseMs,
   });
   workers.start();
   let closing: Promise<void> | undefined;

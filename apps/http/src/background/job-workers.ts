@@ -62,6 +62,11 @@ export class JobWorkers {
         leaseMs: this.settings.leaseMs,
         retryMs: this.settings.pollMs,
         stopping: () => this.#stopped,
+        done: (job) =>
+          this.logger.info(
+            { kind: job.kind, subject: job.subjectId, attempts: job.attempts },
+            "background job done",
+          ),
       },
       (error, kind) => this.logger.error({ err: error, kind }, "background job failed"),
     );

@@ -1,4 +1,4 @@
-import type { Clock, JobQueue } from "@service-api/ports";
+import type { Clock, Job, JobQueue } from "@service-api/ports";
 import type { JobHandler } from "./job-handler.js";
 
 export interface JobWorkerOptions {
@@ -13,6 +13,8 @@ export interface JobWorkerOptions {
    * renewed) and is given back at once, for another worker or a restart to go on with.
    */
   stopping?: () => boolean;
+  /** Told of each job done (the worker's log). */
+  done?: (job: Job) => void;
 }
 
 /** What one call did: ran a job to its end, found none due, lost the lease, or failed (to retry). */
@@ -51,7 +53,9 @@ export class RunNextJob {
         if (stopping()) await this.jobs.release(job.id, workerId, this.clock.nowMilliseconds());
         return "lost";
       }
-      return (await this.jobs.finish(job.id, workerId)) ? "done" : "lost";
+      if (!(await this.jobs.finish(job.id, workerId))) return "lost";
+      this.options.done?.(job);
+      return "done";
     } catch (error) {
       this.failed(error, job.kind);
       const wait = retryMs * 2 ** Math.min(6, job.attempts - 1);
