@@ -27,6 +27,10 @@ export function demoBanner(baseUrl: string, keys: DemoKeys): string {
   const dataset = `${api}/datasets/${DEMO.datasetId}`;
   const tagBinding = JSON.stringify({ tag_ids: DEMO.tagIds, target_id: DEMO.datasetId });
   const variable = JSON.stringify({ value: "French", user: DEMO.user });
+  const text = JSON.stringify({
+    name: "release-notes.txt",
+    text: "Widget firmware 2.1 pairs faster.\n\nThe status light now dims at night.",
+  });
   const values = JSON.stringify({
     operation_data: [
       {
@@ -57,7 +61,7 @@ Update Conversation Variable:
 Get App WebApp Settings:
   ${curl} ${app} '${api}/site'
 
-A few of the other 20 (all of them at ${baseUrl}/docs):
+A few of the others (all of them at ${baseUrl}/docs):
 List Documents, by keyword:
   ${curl} ${knowledge} '${dataset}/documents?keyword=warranty'
 Set a Document's Metadata:
@@ -68,5 +72,9 @@ List Conversation Variables:
   ${curl} ${app} '${api}/conversations/${DEMO.conversationId}/variables?user=${DEMO.user}'
 Get App Info:
   ${curl} ${app} '${api}/info'
+Create a Document by Text (answered at once; indexed in the background):
+  ${curl} -X POST ${knowledge} ${json} -d '${text}' '${dataset}/document/create-by-text'
+Get a Batch's Indexing Status (the demo's faq.txt; a create answers its own batch):
+  ${curl} ${knowledge} '${dataset}/documents/${DEMO.textBatch}/indexing-status'
 `;
 }

@@ -63,13 +63,26 @@ describe("the first run", () => {
     expect(knowledgeKey).toMatch(/^ds-[A-Za-z0-9]{40}$/);
 
     const commands = banner.split("\n").filter((line) => line.trim().startsWith("curl "));
-    expect(commands).toHaveLength(10);
+    expect(commands).toHaveLength(12);
     const outputs = [];
     for (const command of commands) {
       const { stdout } = await run("sh", ["-c", command]);
       outputs.push(stdout);
     }
-    const [document, fields, binding, variable, site, documents, values, tags, variables, info] = outputs;
+    const [
+      document,
+      fields,
+      binding,
+      variable,
+      site,
+      documents,
+      values,
+      tags,
+      variables,
+      info,
+      created,
+      status,
+    ] = outputs;
     expect(JSON.parse(document!)).toMatchObject({ id: DEMO.documentId, name: "getting-started.md" });
     expect(JSON.parse(fields!).doc_metadata.map((field: { name: string }) => field.name)).toContain("author");
     expect(binding!.trim()).toBe("HTTP 204");
@@ -89,6 +102,13 @@ describe("the first run", () => {
       tags: ["assistants"],
       author_name: "Ada Lovelace",
     });
+    expect(JSON.parse(created!)).toMatchObject({
+      document: { name: "release-notes.txt", indexing_status: "waiting" },
+      batch: expect.stringMatching(/^\d{20}$/),
+    });
+    expect(JSON.parse(status!).data).toEqual([
+      expect.objectContaining({ indexing_status: "completed", total_segments: 2, completed_segments: 2 }),
+    ]);
     expect(banner).toContain(`${server.url}/docs`);
   });
 

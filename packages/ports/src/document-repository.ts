@@ -44,7 +44,7 @@ export interface DocumentDetailRecord {
 /** A document of a batch, as indexing-status shows it. */
 export interface BatchDocument {
   document: Document;
-  /** Its segments (of the current version), and how many of them completed. */
+  /** Its segments (not `re_segment`), and how many of them completed (a completion time, or an import's completed chunk). */
   totalSegments: number;
   completedSegments: number;
 }

@@ -69,7 +69,10 @@ export async function readBatch(
         .select(eb.fn.countAll<number>().as("count"))
         .whereRef("chunks.document_id", "=", "documents.id")
         .where("chunks.status", "<>", "re_segment")
-        .where("chunks.completed_at", "is not", null)
+        // A chunk stored before segments had their times (an import's) is a completed one.
+        .where((inner) =>
+          inner.or([inner("chunks.completed_at", "is not", null), inner("chunks.status", "=", "completed")]),
+        )
         .as("completed_segments"),
     ])
     .where("dataset_id", "=", datasetId)

@@ -14,6 +14,8 @@ export const DEMO = {
   conversationId: "0d3f5a10-6c2e-4b7d-9a41-5e8c2f1b7a40",
   variableId: "0d3f5a10-6c2e-4b7d-9a41-5e8c2f1b7a41",
   user: "demo-user",
+  /** The batch of the demo's document created by text: what its indexing-status curl polls. */
+  textBatch: "20260101000100482913",
 } as const;
 
 const T = 1_767_225_600; // 2026-01-01T00:00:00Z
@@ -109,6 +111,27 @@ export function demoWorkspaceFile(): ImportFileInput {
                 ],
               },
               { name: "roadmap-2026.md", indexing_status: "indexing", created_at: T + 172_800, tokens: 0 },
+              {
+                name: "faq.txt",
+                created_at: T + 60,
+                created_by: DEMO.memberId,
+                completed_at: T + 62,
+                indexing_latency: 1.4,
+                batch: DEMO.textBatch,
+                processing_started_at: T + 60,
+                parsing_completed_at: T + 61,
+                cleaning_completed_at: T + 61,
+                splitting_completed_at: T + 61,
+                upload_file: { name: "faq.txt", size: 139, extension: "txt", mime_type: "text/plain" },
+                process_rule: { mode: "automatic", rules: {} },
+                segments: [
+                  { content: "How do I pair a widget? Hold its button for three seconds." },
+                  {
+                    content:
+                      "How do I reset it? Hold the button for ten seconds, until the light blinks red.",
+                  },
+                ],
+              },
             ],
           },
         ],

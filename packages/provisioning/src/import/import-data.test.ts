@@ -21,7 +21,7 @@ describe.each(STORES)("ImportData (%s)", (_store, openStore) => {
     expect(summary).toEqual({
       workspaces: 1,
       datasets: 1,
-      documents: 3,
+      documents: 4,
       apps: 2,
       conversations: 1,
       apiKeys: 0,
@@ -32,7 +32,10 @@ describe.each(STORES)("ImportData (%s)", (_store, openStore) => {
       ["getting-started.md", 1],
       ["warranty.pdf", 2],
       ["roadmap-2026.md", 3],
+      ["faq.txt", 4],
     ]);
+    // The document created by text keeps its batch and its indexing steps' times.
+    expect(documentList[3]).toMatchObject({ batch: DEMO.textBatch, processingStartedAt: 1_767_225_660 });
     expect(documentList[1]).toMatchObject({
       createdBy: DEMO.memberId,
       processRule: { mode: "automatic" },
@@ -79,7 +82,8 @@ describe.each(STORES)("ImportData (%s)", (_store, openStore) => {
       ["getting-started.md", 1],
       ["warranty.pdf", 2],
       ["roadmap-2026.md", 3],
-      ["faq.md", 4],
+      ["faq.txt", 4],
+      ["faq.md", 5],
     ]);
   });
 
@@ -312,7 +316,7 @@ describe.each(STORES)("ImportData (%s)", (_store, openStore) => {
     await importData.execute(demoWorkspaceFile(), ({ documentsDone, documentsTotal }) =>
       seen.push(`${documentsDone}/${documentsTotal}`),
     );
-    expect(seen).toEqual(["1/3", "2/3", "3/3"]);
+    expect(seen).toEqual(["1/4", "2/4", "3/4", "4/4"]);
   });
 
   it("hashes plaintext keys and accepts exported hashes", async () => {

@@ -153,7 +153,7 @@ export function describeDocumentIndexingContract(openStore: OpenStore): void {
       expect(await segments.listOfDocument(document.id)).toEqual([]);
     });
 
-    it("shows chunks stored before as completed, enabled segments", async () => {
+    it("shows chunks stored before as completed, enabled segments, counted as completed in their batch", async () => {
       const { documents, segments } = repositories();
       const dataset = await aDataset_();
       const document = aDocument(dataset.id);
@@ -206,7 +206,7 @@ export function describeDocumentIndexingContract(openStore: OpenStore): void {
       await segments.publish(
         earlier.id,
         "job-b",
-        [aSegment(earlier.id, 1), aSegment(earlier.id, 2, { completedAt: null })],
+        [aSegment(earlier.id, 1), aSegment(earlier.id, 2, { completedAt: null, status: "indexing" })],
         [],
         {},
       );

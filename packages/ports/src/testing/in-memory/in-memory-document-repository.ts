@@ -188,7 +188,9 @@ export class InMemoryDocumentRepository implements DocumentRepository, SegmentRe
         return {
           document: structuredClone(document),
           totalSegments: counted.length,
-          completedSegments: counted.filter((segment) => segment.completedAt !== null).length,
+          completedSegments: counted.filter(
+            (segment) => segment.completedAt !== null || segment.status === "completed",
+          ).length,
         };
       }),
     );
