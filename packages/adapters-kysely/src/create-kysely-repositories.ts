@@ -40,7 +40,7 @@ export function createKyselyRepositories(
     apiKeys: new KyselyApiKeyRepository(db, knownAccessRevision),
     datasets: new KyselyDatasetRepository(db, features),
     documents: new KyselyDocumentRepository(db, features),
-    segments: new KyselySegmentRepository(db),
+    segments: new KyselySegmentRepository(db, features),
     metadata: new KyselyMetadataRepository(db, features, flush),
     tags: new KyselyTagRepository(db, features),
     apps: new KyselyAppRepository(db),

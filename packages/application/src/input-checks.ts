@@ -1,4 +1,4 @@
-import { InvalidParamError } from "@service-api/domain";
+import { InvalidParamError, isStorableText, UNSTORABLE_TEXT } from "@service-api/domain";
 
 /*
  * Shape checks of a direct caller's input, which TypeScript's types do not make at run time: what
@@ -9,6 +9,12 @@ import { InvalidParamError } from "@service-api/domain";
 export function ensureOptionalText(value: unknown, field: string): asserts value is string | undefined {
   if (value !== undefined && typeof value !== "string")
     throw new InvalidParamError(field, `${field}: must be a string.`);
+}
+
+/** Refuses text no store can hold as sent (NUL, an unpaired surrogate); anything else passes. */
+export function ensureStorableText(value: unknown, field: string): void {
+  if (typeof value === "string" && !isStorableText(value))
+    throw new InvalidParamError(field, `${field}: ${UNSTORABLE_TEXT}`);
 }
 
 export function ensureBoolean(value: unknown, field: string): asserts value is boolean {

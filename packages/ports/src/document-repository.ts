@@ -8,7 +8,7 @@ import type {
   MetadataEntry,
   UploadFile,
 } from "@service-api/domain";
-import type { IndexingPatch } from "./segment-repository.js";
+import type { IndexingFence, IndexingPatch } from "./segment-repository.js";
 import type { ServedTo } from "./served-to.js";
 
 /** A status action's write: the documents it read, the ones it changes, and what it sets on them. */
@@ -97,10 +97,13 @@ export interface DocumentRepository {
    */
   queueForIndexing(document: Document, jobId: string): Promise<void>;
   /**
-   * Sets an indexing step's state on the document while `jobId` is its indexing job; false,
-   * writing nothing, when it is not (or the document is gone).
+   * Sets an indexing step's state on the document while the fence holds (its indexing job, held by
+   * that worker), taking the document's dataset first (the one lock order); false, writing
+   * nothing, when it does not (or the document is gone).
    */
-  recordIndexingStep(documentId: string, jobId: string, patch: IndexingPatch): Promise<boolean>;
+  recordIndexingStep(documentId: string, fence: IndexingFence, patch: IndexingPatch): Promise<boolean>;
+  /** Deletes an uploaded file (its bytes with it) that no document names; false when one does or it is gone. */
+  deleteUnusedUploadFile(fileId: string): Promise<boolean>;
   /** Whether `jobId` is the document's indexing job. */
   isIndexingJob(documentId: string, jobId: string): Promise<boolean>;
   /** The document while `jobId` is its indexing job; absent when it is not (or the document is gone). */

@@ -44,6 +44,8 @@ export interface JobQueue {
   finish(jobId: string, worker: string): Promise<boolean>;
   /** Gives back the job `worker` holds, to run again from `runAfter`; nothing when it holds it no longer. */
   release(jobId: string, worker: string, runAfter: number): Promise<void>;
+  /** Whether `worker` holds the job's lease now. */
+  holds(jobId: string, worker: string): Promise<boolean>;
   /** The jobs waiting or running, by kind; kinds without any are absent. */
   countByKind(): Promise<Partial<Record<JobKind, number>>>;
 }

@@ -7,6 +7,16 @@ export type IndexingPatch = Partial<
 >;
 
 /**
+ * Who may write a document's indexing: its current indexing job, as held now by one worker (the
+ * job's lease). A job taken over by another worker after its lease lapsed is the other's.
+ */
+export interface IndexingFence {
+  jobId: string;
+  /** The worker holding the job's lease. */
+  holder: string;
+}
+
+/**
  * The segments of documents (chunks grown to Dify's segment) and their child chunks, as indexing
  * writes them. A document's indexing job is the one it was last queued with
  * (`DocumentRepository.queueForIndexing`); a job queued for a version replaced or deleted since is
@@ -14,14 +24,15 @@ export type IndexingPatch = Partial<
  */
 export interface SegmentRepository {
   /**
-   * While `jobId` is the document's indexing job, in one transaction: its segments become these
-   * (the old ones go, with their children), in their positions, and the document takes `finish`.
-   * A reader sees the old version or the new one whole, never a mix. False, writing nothing, when
-   * the job is not current (or the document is gone).
+   * While the fence holds (`fence.jobId` is the document's indexing job, held by `fence.holder`),
+   * in one transaction that takes the document's dataset first: its segments become these (the old
+   * ones go, with their children), in their positions, and the document takes `finish`. A reader
+   * sees the old version or the new one whole, never a mix. False, writing nothing, when the fence
+   * does not hold (or the document is gone).
    */
   publish(
     documentId: string,
-    jobId: string,
+    fence: IndexingFence,
     segments: readonly Segment[],
     children: readonly ChildChunk[],
     finish: IndexingPatch,

@@ -1,7 +1,9 @@
 import { type Document, displayStatus } from "@service-api/domain";
-import type { BatchDocument, IndexingPatch } from "@service-api/ports";
+import type { BatchDocument, IndexingFence, IndexingPatch } from "@service-api/ports";
 import type { Kysely, Updateable } from "kysely";
 import type { DatabaseSchema, DocumentTable } from "../schema.js";
+import type { SqlFeatures } from "../sql-features.js";
+import { datasetServing, lockedWhereRowsLock } from "./dataset-rows.js";
 import { documentFromRow } from "./document-rows.js";
 import { toFlag } from "./rows.js";
 
@@ -24,27 +26,44 @@ export function indexingPatchColumns(patch: IndexingPatch): Updateable<DocumentT
 }
 
 /**
- * Sets `columns` on the document while `jobId` is its indexing job, its display status following
- * the status set; false, writing nothing, when the job is not current or the document is gone.
- * An update, so it also locks the row until the transaction ends.
+ * In a transaction: takes the document's dataset (its lock, as every write to a dataset's documents
+ * takes it first: one lock order), then sets `columns` on the document while the fence holds (its
+ * indexing job, held by that worker), its display status following; false, writing nothing, when
+ * the fence does not hold or the document is gone.
  */
-export async function currentIndexingJob(
-  db: Kysely<DatabaseSchema>,
+export async function writeWhileFenced(
+  trx: Kysely<DatabaseSchema>,
+  features: SqlFeatures,
   documentId: string,
-  jobId: string,
+  { jobId, holder }: IndexingFence,
   columns: Updateable<DocumentTable>,
 ): Promise<boolean> {
-  const [row] = await db
+  const [owner] = await trx
+    .selectFrom("documents")
+    .select("dataset_id")
+    .where("id", "=", documentId)
+    .execute();
+  if (!owner) return false;
+  if (features.locksRows)
+    await lockedWhereRowsLock(
+      features,
+      datasetServing(trx, owner.dataset_id, undefined),
+      owner.dataset_id,
+    ).execute();
+  const [row] = await trx
     .updateTable("documents")
     .set({ ...columns, indexing_job: jobId })
     .where("id", "=", documentId)
     .where("indexing_job", "=", jobId)
+    .where(({ exists, selectFrom }) =>
+      exists(selectFrom("jobs").select("id").where("id", "=", jobId).where("lease_owner", "=", holder)),
+    )
     .returningAll()
     .execute();
   if (!row) return false;
   const shown = displayStatus(documentFromRow(row));
   if (shown !== row.display_status)
-    await db.updateTable("documents").set({ display_status: shown }).where("id", "=", documentId).execute();
+    await trx.updateTable("documents").set({ display_status: shown }).where("id", "=", documentId).execute();
   return true;
 }
 

@@ -4,6 +4,7 @@ import type {
   DocumentFilter,
   DocumentPlace,
   DocumentRepository,
+  IndexingFence,
   IndexingPatch,
   StatusUpdate,
 } from "@service-api/ports";
@@ -13,7 +14,7 @@ import type { DatabaseSchema, Flag } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { type DatasetScope, lockedWhereRowsLock, withAndWithoutServing } from "./dataset-rows.js";
 import { documentDetailRead } from "./document-detail-read.js";
-import { currentIndexingJob, indexingPatchColumns, readBatch, readReusable } from "./document-indexing.js";
+import { indexingPatchColumns, readBatch, readReusable, writeWhileFenced } from "./document-indexing.js";
 import { documentCount, readDocumentPage, readDocumentPageWithDataset } from "./document-page-read.js";
 import {
   CHUNK_COLUMNS,
@@ -113,7 +114,8 @@ const deleteUnusedFile = compiledRead((db, fileId: string) =>
     .where("id", "=", fileId)
     .where((eb) =>
       eb.not(eb.exists(eb.selectFrom("documents").select("id").where("upload_file_id", "=", fileId))),
-    ),
+    )
+    .returning("id"),
 );
 
 export class KyselyDocumentRepository implements DocumentRepository {
@@ -140,8 +142,14 @@ export class KyselyDocumentRepository implements DocumentRepository {
       .execute();
   }
 
-  async recordIndexingStep(documentId: string, jobId: string, patch: IndexingPatch): Promise<boolean> {
-    return currentIndexingJob(this.db, documentId, jobId, indexingPatchColumns(patch));
+  async recordIndexingStep(documentId: string, fence: IndexingFence, patch: IndexingPatch): Promise<boolean> {
+    const write = (trx: Kysely<DatabaseSchema>) =>
+      writeWhileFenced(trx, this.features, documentId, fence, indexingPatchColumns(patch));
+    return this.db.isTransaction ? write(this.db) : this.db.transaction().execute(write);
+  }
+
+  async deleteUnusedUploadFile(fileId: string): Promise<boolean> {
+    return (await deleteUnusedFile(this.db, fileId)).length > 0;
   }
 
   async isIndexingJob(documentId: string, jobId: string): Promise<boolean> {

@@ -84,6 +84,16 @@ export class KyselyJobQueue implements JobQueue {
       .execute();
   }
 
+  async holds(jobId: string, worker: string): Promise<boolean> {
+    const [row] = await this.db
+      .selectFrom("jobs")
+      .select("id")
+      .where("id", "=", jobId)
+      .where("lease_owner", "=", worker)
+      .execute();
+    return row !== undefined;
+  }
+
   async countByKind(): Promise<Partial<Record<JobKind, number>>> {
     const rows = await this.db
       .selectFrom("jobs")

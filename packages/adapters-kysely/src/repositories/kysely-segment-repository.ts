@@ -1,8 +1,9 @@
 import type { ChildChunk, Segment } from "@service-api/domain";
-import type { IndexingPatch, SegmentRepository } from "@service-api/ports";
+import type { IndexingFence, IndexingPatch, SegmentRepository } from "@service-api/ports";
 import type { Kysely } from "kysely";
 import type { DatabaseSchema } from "../schema.js";
-import { currentIndexingJob, indexingPatchColumns } from "./document-indexing.js";
+import type { SqlFeatures } from "../sql-features.js";
+import { indexingPatchColumns, writeWhileFenced } from "./document-indexing.js";
 import { childFromRow, childToRow, segmentFromRow, segmentToRow } from "./segment-rows.js";
 
 /** Rows per insert: within both databases' limits on a statement's parameters (23 per segment). */
@@ -15,19 +16,23 @@ function* inBatches<Item>(items: readonly Item[]): Generator<Item[]> {
 
 /** Segments as rows of `chunks` (grown in 0010/0018), child chunks as rows of `child_chunks`. */
 export class KyselySegmentRepository implements SegmentRepository {
-  constructor(private readonly db: Kysely<DatabaseSchema>) {}
+  constructor(
+    private readonly db: Kysely<DatabaseSchema>,
+    private readonly features: SqlFeatures,
+  ) {}
 
   async publish(
     documentId: string,
-    jobId: string,
+    fence: IndexingFence,
     segments: readonly Segment[],
     children: readonly ChildChunk[],
     finish: IndexingPatch,
   ): Promise<boolean> {
     const write = async (db: Kysely<DatabaseSchema>) => {
-      // The document's row, locked (an update), while the job is current: a create that reuses
-      // the document, or its delete, waits for this transaction or finds it done.
-      if (!(await currentIndexingJob(db, documentId, jobId, indexingPatchColumns(finish)))) return false;
+      // The dataset, then the document's row (an update), while the fence holds: a create that
+      // reuses the document, or its delete, waits for this transaction or finds it done.
+      if (!(await writeWhileFenced(db, this.features, documentId, fence, indexingPatchColumns(finish))))
+        return false;
       await db.deleteFrom("chunks").where("document_id", "=", documentId).execute();
       for (const batch of inBatches(segments))
         await db.insertInto("chunks").values(batch.map(segmentToRow)).execute();

@@ -1,5 +1,4 @@
 import {
-  batchId,
   type Dataset,
   type DocForm,
   type Document,
@@ -9,15 +8,14 @@ import {
   type ProcessRule,
   readProcessRule,
   resolveProcessRule,
-  sixDigitsOf,
   validateProcessRule,
 } from "@service-api/domain";
 import type { Clock, IdGenerator, Repositories, Store } from "@service-api/ports";
 import { checkedDataset } from "../datasets/open-dataset.js";
-import { ensureInput } from "../input-checks.js";
+import { ensureInput, ensureStorableText } from "../input-checks.js";
 import { ruleToStore } from "./document-rule.js";
 import { technique } from "./document-technique.js";
-import { ensureDocForm, queueDocument, textUpload, WAITING } from "./text-document.js";
+import { ensureDocForm, newBatch, queueDocument, textUpload, WAITING } from "./text-document.js";
 
 export interface CreateDocumentByTextInput {
   workspaceId: string;
@@ -61,6 +59,8 @@ export class CreateDocumentByText {
 
   async execute(input: CreateDocumentByTextInput): Promise<QueuedDocument> {
     ensureInput(input);
+    ensureStorableText(input.name, "name");
+    ensureStorableText(input.docLanguage, "doc_language");
     const dataset = await checkedDataset(this.store.repositories.datasets, input);
     const read =
       input.processRule === undefined || input.processRule === null
@@ -107,7 +107,7 @@ export class CreateDocumentByText {
     const createdBy = owner?.id ?? "";
     const upload = textUpload(input.name, input.text, createdBy, this.ids, this.clock);
     const now = this.clock.nowSeconds();
-    const batch = batchId(now, sixDigitsOf(Number.parseInt(this.ids.next().slice(-8), 16)));
+    const batch = newBatch(this.ids, this.clock);
     const reusable = await repositories.documents.findReusable(dataset.id, upload.file.name);
     const document: Document = {
       ...(reusable ?? {
@@ -145,7 +145,14 @@ export class CreateDocumentByText {
         indexingTechnique: dataset.indexingTechnique ?? settings.indexingTechnique,
         processRule: settings.rule,
       });
-    await queueDocument(repositories, input.workspaceId, document, upload, this.ids, this.clock);
+    await queueDocument(
+      repositories,
+      input.workspaceId,
+      { document, replaced: reusable },
+      upload,
+      this.ids,
+      this.clock,
+    );
     return { document, batch, reused: reusable !== undefined };
   }
 }

@@ -162,6 +162,28 @@ describe("documents created by text", () => {
     },
   );
 
+  it.each([
+    [{ name: "a\u0000b" }, "name: must not contain NUL characters or unpaired surrogates."],
+    [{ name: "a\ud800" }, "name: must not contain NUL characters or unpaired surrogates."],
+    [{ docLanguage: "en\u0000" }, "doc_language: must not contain NUL characters or unpaired surrogates."],
+  ])(
+    "refuses %j, which no store can hold, by create and by update, writing nothing",
+    async (over, message) => {
+      const { world, create, update, worker, scope } = await aKnowledgeBase();
+      const queued = await create.execute({ ...scope, name: "notes", text: TEXT });
+      await worker.execute();
+      const before = world.contents();
+      const refusal = { code: "invalid_param", message };
+      await expect(create.execute({ ...scope, name: "notes", text: TEXT, ...over })).rejects.toMatchObject(
+        refusal,
+      );
+      await expect(
+        update.execute({ ...scope, documentId: queued.document.id, name: "notes", text: TEXT, ...over }),
+      ).rejects.toMatchObject(refusal);
+      expect(world.contents()).toEqual(before);
+    },
+  );
+
   it("sets a dataset's technique and latest rule from its first document", async () => {
     const { world, workspace, dataset, create, scope } = await aKnowledgeBase({ indexingTechnique: null });
     const rule = {
@@ -289,6 +311,50 @@ describe("documents updated by text", () => {
     expect(
       (await world.segments.listOfDocument(queued.document.id)).map((segment) => segment.content),
     ).toEqual(["new"]);
+  });
+
+  it("deletes the file of the version it replaces, as a reuse by create does", async () => {
+    const { world, create, update, worker, scope } = await aKnowledgeBase();
+    const first = await create.execute({ ...scope, name: "notes", text: "one" });
+    const second = await create.execute({ ...scope, name: "notes", text: "two" });
+    await worker.execute();
+    await worker.execute();
+    const third = await update.execute({
+      ...scope,
+      documentId: first.document.id,
+      name: "notes",
+      text: "three",
+    });
+    const files = [first, second, third].map((queued) => queued.document.uploadFileId!);
+    expect(new Set(files).size).toBe(3);
+    for (const gone of files.slice(0, 2)) {
+      expect(await world.documents.findUploadFile(gone)).toBeUndefined();
+      expect(await world.files.get(gone)).toBeUndefined();
+    }
+    expect(new TextDecoder().decode(await world.files.get(files[2]!))).toBe("three");
+    // A rule-only update keeps its file.
+    await worker.execute();
+    await update.execute({ ...scope, documentId: first.document.id, processRule: { mode: "automatic" } });
+    expect(await world.files.get(files[2]!)).toBeDefined();
+  });
+
+  it("gives a document from before batches a batch of its own, that indexing-status answers", async () => {
+    const { world, create, update, status, worker, scope } = await aKnowledgeBase();
+    const queued = await create.execute({ ...scope, name: "notes", text: "old" });
+    await worker.execute();
+    const stored = await world.documents.findInDataset(scope.datasetId, queued.document.id);
+    await world.documents.save({ ...stored!, batch: null });
+    const updated = await update.execute({
+      ...scope,
+      documentId: queued.document.id,
+      name: "notes",
+      text: "new",
+    });
+    expect(updated.batch).toMatch(/^\d{20}$/);
+    expect(updated.batch).not.toBe(queued.batch);
+    await worker.execute();
+    const answer = await status.execute({ ...scope, batch: updated.batch });
+    expect(answer).toMatchObject([{ document: { id: queued.document.id, indexingStatus: "completed" } }]);
   });
 
   it("refuses in Dify's order, writing nothing", async () => {

@@ -1,9 +1,11 @@
 import {
+  batchId,
   type ChunkForm,
   type DocForm,
   type Document,
   InvalidParamError,
   ProviderNotInitializeError,
+  sixDigitsOf,
   type UploadFile,
   uploadNameOf,
 } from "@service-api/domain";
@@ -21,6 +23,11 @@ export function ensureDocForm(docForm: DocForm, firstDocForm: DocForm | undefine
     throw new InvalidParamError("doc_form", DOC_FORM_DIFFERS);
   if (docForm === "qa_model") throw new ProviderNotInitializeError();
   return docForm;
+}
+
+/** A new batch, as Dify makes one: the time, then six digits of randomness (from the id generator). */
+export function newBatch(ids: IdGenerator, clock: Clock): string {
+  return batchId(clock.nowSeconds(), sixDigitsOf(Number.parseInt(ids.next().slice(-8), 16)));
 }
 
 /** A text as Dify stores it: an uploaded `.txt` named by the first 200 code points of its name. */
@@ -55,22 +62,26 @@ export const WAITING = {
 
 /**
  * A document's new text written (if it has one), the document queued with a new indexing job, in
- * the caller's transaction.
+ * the caller's transaction. The file of the version it replaces goes, when no document names it.
  */
 export async function queueDocument(
   repositories: Repositories,
   workspaceId: string,
-  document: Document,
+  queued: { document: Document; replaced: Document | undefined },
   upload: { file: UploadFile; bytes: Uint8Array } | undefined,
   ids: IdGenerator,
   clock: Clock,
 ): Promise<void> {
+  const { document, replaced } = queued;
   if (upload) {
     await repositories.documents.saveUploadFile(workspaceId, upload.file);
     await repositories.files.put(upload.file.id, upload.bytes);
   }
   const jobId = ids.next();
   await repositories.documents.queueForIndexing(document, jobId);
+  const replacedFile = replaced?.uploadFileId;
+  if (replacedFile && replacedFile !== document.uploadFileId)
+    await repositories.documents.deleteUnusedUploadFile(replacedFile);
   const now = clock.nowMilliseconds();
   await repositories.jobs.enqueue({
     id: jobId,

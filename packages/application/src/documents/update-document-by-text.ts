@@ -10,10 +10,10 @@ import {
 } from "@service-api/domain";
 import type { Clock, IdGenerator, Store } from "@service-api/ports";
 import { checkedDataset } from "../datasets/open-dataset.js";
-import { ensureInput } from "../input-checks.js";
+import { ensureInput, ensureStorableText } from "../input-checks.js";
 import type { DocumentLimits, QueuedDocument } from "./create-document-by-text.js";
 import { ruleToStore } from "./document-rule.js";
-import { ensureDocForm, queueDocument, textUpload, WAITING } from "./text-document.js";
+import { ensureDocForm, newBatch, queueDocument, textUpload, WAITING } from "./text-document.js";
 
 export interface UpdateDocumentByTextInput {
   workspaceId: string;
@@ -48,6 +48,8 @@ export class UpdateDocumentByText {
 
   async execute(input: UpdateDocumentByTextInput): Promise<QueuedDocument> {
     ensureInput(input);
+    ensureStorableText(input.name, "name");
+    ensureStorableText(input.docLanguage, "doc_language");
     const dataset = await checkedDataset(this.store.repositories.datasets, input);
     const text = input.text ?? undefined;
     if (text !== undefined && (input.name === undefined || input.name === null))
@@ -76,6 +78,8 @@ export class UpdateDocumentByText {
       });
       if (problem) throw new InvalidParamError("process_rule", problem);
       const owner = await repositories.workspaces.findOwner(input.workspaceId);
+      // A document from before batches (provisioned, imported) takes one, for its indexing-status.
+      const batch = stored.batch ?? newBatch(this.ids, this.clock);
       const upload =
         text === undefined ? undefined : textUpload(input.name!, text, owner?.id ?? "", this.ids, this.clock);
       const document: Document = {
@@ -88,11 +92,19 @@ export class UpdateDocumentByText {
         updatedAt: this.clock.nowSeconds(),
         docForm,
         docLanguage: input.docLanguage ?? "English",
+        batch,
       };
       if (checked?.ok && overview)
         await repositories.datasets.save({ ...overview.dataset, processRule: rule.stored });
-      await queueDocument(repositories, input.workspaceId, document, upload, this.ids, this.clock);
-      return { document, batch: stored.batch ?? "", reused: true };
+      await queueDocument(
+        repositories,
+        input.workspaceId,
+        { document, replaced: stored },
+        upload,
+        this.ids,
+        this.clock,
+      );
+      return { document, batch, reused: true };
     });
   }
 }

@@ -10,6 +10,8 @@ import {
 import type {
   Clock,
   IdGenerator,
+  IndexingFence,
+  IndexingPatch,
   Job,
   PreparedSegment,
   Repositories,
@@ -19,6 +21,10 @@ import type { JobHandler, Lease } from "./job-handler.js";
 
 /** Why a document without text to read failed. */
 const NO_FILE = "The document's file is gone.";
+/** Why a document whose indexing failed every attempt failed. */
+const ABANDONED = (attempts: number) => `Indexing failed ${attempts} times; the document was not indexed.`;
+/** Where indexing ends: a job finding its document so has nothing left to do. */
+const ENDED: ReadonlySet<string> = new Set(["completed", "error"]);
 
 /**
  * Indexes a document queued by a create or update: waiting → parsing (its file read into text,
@@ -40,19 +46,20 @@ export class IndexDocument implements JobHandler {
   async run(job: Job, lease: Lease): Promise<"done" | "lost"> {
     const { documents } = this.repositories;
     const documentId = job.subjectId;
+    const fence: IndexingFence = { jobId: job.id, holder: lease.holder };
     const document = await documents.findForIndexing(documentId, job.id);
-    if (!document) return "done";
+    // Gone, replaced, or already ended by this job (a worker that stopped before deleting it).
+    if (!document || ENDED.has(document.indexingStatus)) return "done";
     const startedAt = this.clock.nowMilliseconds();
-    const step = (patch: Parameters<typeof documents.recordIndexingStep>[2]) =>
-      documents.recordIndexingStep(documentId, job.id, patch);
+    const step = (patch: IndexingPatch) => documents.recordIndexingStep(documentId, fence, patch);
     if (!(await step({ indexingStatus: "parsing", processingStartedAt: this.clock.nowSeconds() })))
-      return "done";
+      return this.#stale(lease);
     try {
       const units = await this.#read(document);
-      if (typeof units === "string") return this.#fail(documentId, job.id, units);
+      if (typeof units === "string") return this.#fail(documentId, fence, units);
       if (!(await lease.renew())) return "lost";
       if (!(await step({ indexingStatus: "splitting", parsingCompletedAt: this.clock.nowSeconds() })))
-        return "done";
+        return this.#stale(lease);
       const prepared = await this.pipeline.chunk(units, chunkingRuleOf(document)).catch((error: unknown) => {
         throw error instanceof PipelineFailure ? error : new PipelineFailure(messageOf(error));
       });
@@ -66,8 +73,8 @@ export class IndexDocument implements JobHandler {
         splittingCompletedAt: now,
         wordCount,
       } as const;
-      if (!(await step(indexing))) return "done";
-      await this.repositories.segments.publish(documentId, job.id, segments, children, {
+      if (!(await step(indexing))) return this.#stale(lease);
+      const published = await this.repositories.segments.publish(documentId, fence, segments, children, {
         indexingStatus: "completed",
         completedAt: this.clock.nowSeconds(),
         indexingLatency: (this.clock.nowMilliseconds() - startedAt) / 1000,
@@ -75,13 +82,30 @@ export class IndexDocument implements JobHandler {
         tokens: 0,
         error: null,
       });
-      return "done";
+      return published ? "done" : this.#stale(lease);
     } catch (error) {
       // The pipeline's own failure (a reader out of memory, a time limit): the document's error.
       // The store's is the worker's, to try again.
       if (!(error instanceof PipelineFailure)) throw error;
-      return this.#fail(documentId, job.id, error.message);
+      return this.#fail(documentId, fence, error.message);
     }
+  }
+
+  /** Its attempts spent (the store failing each time): the document ends in `error`. */
+  async abandon(job: Job, lease: Lease): Promise<void> {
+    await this.repositories.documents.recordIndexingStep(
+      job.subjectId,
+      { jobId: job.id, holder: lease.holder },
+      { indexingStatus: "error", error: ABANDONED(job.attempts - 1), stoppedAt: this.clock.nowSeconds() },
+    );
+  }
+
+  /**
+   * A write the fence refused: the document was replaced or deleted (this job's work is done,
+   * dropped), or the lease was lost to another worker (whose job it is now).
+   */
+  async #stale(lease: Lease): Promise<"done" | "lost"> {
+    return (await lease.renew()) ? "done" : "lost";
   }
 
   /** The file's units, or why it cannot be read. */
@@ -99,8 +123,8 @@ export class IndexDocument implements JobHandler {
     return extraction.ok ? extraction.units : extraction.reason;
   }
 
-  async #fail(documentId: string, jobId: string, reason: string): Promise<"done"> {
-    await this.repositories.documents.recordIndexingStep(documentId, jobId, {
+  async #fail(documentId: string, fence: IndexingFence, reason: string): Promise<"done"> {
+    await this.repositories.documents.recordIndexingStep(documentId, fence, {
       indexingStatus: "error",
       error: reason,
       stoppedAt: this.clock.nowSeconds(),

@@ -2,6 +2,8 @@ import type { Job, JobKind } from "@service-api/ports";
 
 /** The job's lease, as its handler sees it: kept while the work goes on. */
 export interface Lease {
+  /** The worker holding it: the fence of the job's writes, with the job's id. */
+  readonly holder: string;
   /** Extends the lease; false when it was lost (another worker has the job now): stop then. */
   renew(): Promise<boolean>;
 }
@@ -15,4 +17,9 @@ export interface JobHandler {
    * job's work is all done; "lost" when the lease was lost first.
    */
   run(job: Job, lease: Lease): Promise<"done" | "lost">;
+  /**
+   * Ends a job that failed too often to try again (its attempts spent): what it worked on records
+   * why. The job is deleted after.
+   */
+  abandon?(job: Job, lease: Lease): Promise<void>;
 }

@@ -51,6 +51,23 @@ export function describeDocumentIndexingContract(openStore: OpenStore): void {
   describe("DocumentRepository and SegmentRepository contract: indexing", () => {
     const repositories = useStore(openStore);
 
+    /** The document queued with job `jobId`, whose lease the worker "w" holds. */
+    async function queued(
+      document: Parameters<ReturnType<typeof repositories>["documents"]["queueForIndexing"]>[0],
+      jobId: string,
+    ) {
+      const { documents, jobs } = repositories();
+      await documents.queueForIndexing(document, jobId);
+      await jobs.enqueue({
+        id: jobId,
+        kind: "index_document",
+        subjectId: document.id,
+        runAfter: 0,
+        createdAt: 0,
+      });
+      expect(await jobs.claim(["index_document"], "w", 1, 1_000_000)).toMatchObject({ id: jobId });
+    }
+
     async function aDataset_() {
       const { workspaces, datasets } = repositories();
       const workspace = aWorkspace();
@@ -86,19 +103,27 @@ export function describeDocumentIndexingContract(openStore: OpenStore): void {
       const { documents, datasets } = repositories();
       const dataset = await aDataset_();
       const document = aDocument(dataset.id, { indexingStatus: "waiting", completedAt: null, wordCount: 0 });
-      await documents.queueForIndexing(document, "job-1");
+      await queued(document, "job-1");
       expect(
-        await documents.recordIndexingStep(document.id, "job-0", {
-          indexingStatus: "parsing",
-          processingStartedAt: 5,
-        }),
+        await documents.recordIndexingStep(
+          document.id,
+          { jobId: "job-0", holder: "w" },
+          {
+            indexingStatus: "parsing",
+            processingStartedAt: 5,
+          },
+        ),
       ).toBe(false);
       expect(await documents.findInDataset(dataset.id, document.id)).toEqual(document);
       expect(
-        await documents.recordIndexingStep(document.id, "job-1", {
-          indexingStatus: "parsing",
-          processingStartedAt: 5,
-        }),
+        await documents.recordIndexingStep(
+          document.id,
+          { jobId: "job-1", holder: "w" },
+          {
+            indexingStatus: "parsing",
+            processingStartedAt: 5,
+          },
+        ),
       ).toBe(true);
       expect(await documents.findInDataset(dataset.id, document.id)).toEqual({
         ...document,
@@ -116,7 +141,7 @@ export function describeDocumentIndexingContract(openStore: OpenStore): void {
       const { documents, segments } = repositories();
       const dataset = await aDataset_();
       const document = aDocument(dataset.id, { indexingStatus: "indexing", completedAt: null });
-      await documents.queueForIndexing(document, "job-1");
+      await queued(document, "job-1");
       await documents.saveChunks([
         aChunk(document.id, { position: 1 }),
         aChunk(document.id, { position: 2 }),
@@ -130,9 +155,13 @@ export function describeDocumentIndexingContract(openStore: OpenStore): void {
         wordCount: 40,
       };
 
-      expect(await segments.publish(document.id, "job-0", version, children, finish)).toBe(false);
+      expect(
+        await segments.publish(document.id, { jobId: "job-0", holder: "w" }, version, children, finish),
+      ).toBe(false);
       expect(await documents.listChunks(document.id)).toHaveLength(2);
-      expect(await segments.publish(document.id, "job-1", version, children, finish)).toBe(true);
+      expect(
+        await segments.publish(document.id, { jobId: "job-1", holder: "w" }, version, children, finish),
+      ).toBe(true);
       expect(await segments.listOfDocument(document.id)).toEqual([version[1], version[0]]);
       expect(await segments.listChildrenOfDocument(document.id)).toEqual([
         children[2],
@@ -143,13 +172,65 @@ export function describeDocumentIndexingContract(openStore: OpenStore): void {
       expect(await documents.chunkStats(document.id)).toEqual({ count: 2, hitCount: 0, characters: 40 });
     });
 
+    it("lets only the worker holding the job's lease write: one that lost it to another writes nothing", async () => {
+      const { documents, segments, jobs } = repositories();
+      const dataset = await aDataset_();
+      const document = aDocument(dataset.id, { indexingStatus: "waiting", completedAt: null });
+      await queued(document, "job-1");
+      // The lease lapsed and "v" took the job over.
+      expect(await jobs.claim(["index_document"], "v", 2_000_000, 3_000_000)).toMatchObject({ id: "job-1" });
+      const stale = { jobId: "job-1", holder: "w" };
+      expect(await documents.recordIndexingStep(document.id, stale, { indexingStatus: "parsing" })).toBe(
+        false,
+      );
+      expect(await segments.publish(document.id, stale, [aSegment(document.id, 1)], [], {})).toBe(false);
+      expect(await segments.listOfDocument(document.id)).toEqual([]);
+      expect(
+        await documents.recordIndexingStep(
+          document.id,
+          { jobId: "job-1", holder: "v" },
+          { indexingStatus: "parsing" },
+        ),
+      ).toBe(true);
+    });
+
+    it("deletes an uploaded file only once no document names it", async () => {
+      const { documents } = repositories();
+      const dataset = await aDataset_();
+      const file = {
+        id: globalThis.crypto.randomUUID(),
+        name: "a.txt",
+        size: 1,
+        extension: "txt",
+        mimeType: "text/plain",
+        createdBy: "m",
+        createdAt: 1,
+      };
+      await documents.saveUploadFile(dataset.workspaceId, file);
+      const document = aDocument(dataset.id, { uploadFileId: file.id });
+      await documents.save(document);
+      expect(await documents.deleteUnusedUploadFile(file.id)).toBe(false);
+      await documents.save({ ...document, uploadFileId: null });
+      expect(await documents.deleteUnusedUploadFile(file.id)).toBe(true);
+      expect(await documents.findUploadFile(file.id)).toBeUndefined();
+      expect(await documents.deleteUnusedUploadFile(file.id)).toBe(false);
+    });
+
     it("publishes nothing for a document deleted while it indexed", async () => {
       const { documents, segments } = repositories();
       const dataset = await aDataset_();
       const document = aDocument(dataset.id, { indexingStatus: "indexing", completedAt: null });
-      await documents.queueForIndexing(document, "job-1");
+      await queued(document, "job-1");
       await documents.delete(dataset.id, document.id, { archived: false });
-      expect(await segments.publish(document.id, "job-1", [aSegment(document.id, 1)], [], {})).toBe(false);
+      expect(
+        await segments.publish(
+          document.id,
+          { jobId: "job-1", holder: "w" },
+          [aSegment(document.id, 1)],
+          [],
+          {},
+        ),
+      ).toBe(false);
       expect(await segments.listOfDocument(document.id)).toEqual([]);
     });
 
@@ -201,11 +282,11 @@ export function describeDocumentIndexingContract(openStore: OpenStore): void {
         aDocument(dataset.id, { position: 1, batch }),
       ];
       await documents.queueForIndexing(later, "job-a");
-      await documents.queueForIndexing(earlier, "job-b");
+      await queued(earlier, "job-b");
       await documents.save(aDocument(dataset.id, { position: 3, batch: "other" }));
       await segments.publish(
         earlier.id,
-        "job-b",
+        { jobId: "job-b", holder: "w" },
         [aSegment(earlier.id, 1), aSegment(earlier.id, 2, { completedAt: null, status: "indexing" })],
         [],
         {},

@@ -19,7 +19,7 @@ import type {
   DocumentRepository,
   StatusUpdate,
 } from "../../document-repository.js";
-import type { IndexingPatch, SegmentRepository } from "../../segment-repository.js";
+import type { IndexingFence, IndexingPatch, SegmentRepository } from "../../segment-repository.js";
 import type { ServedTo } from "../../served-to.js";
 import type { InMemoryMetadataRepository } from "./in-memory-metadata-repository.js";
 import type { InMemoryWorkspaceRepository } from "./in-memory-workspace-repository.js";
@@ -61,6 +61,8 @@ export class InMemoryDocumentRepository implements DocumentRepository, SegmentRe
   #children = new Map<string, ChildChunk>();
   /** Each document's indexing job. */
   #indexingJobs = new Map<string, string>();
+  /** Whether a worker holds a job's lease: the store's job queue's, set by the store. */
+  jobHeld: (jobId: string, holder: string) => Promise<boolean> = async () => true;
 
   constructor(
     private readonly metadata: InMemoryMetadataRepository,
@@ -124,20 +126,32 @@ export class InMemoryDocumentRepository implements DocumentRepository, SegmentRe
       : undefined;
   }
 
-  async recordIndexingStep(documentId: string, jobId: string, patch: IndexingPatch): Promise<boolean> {
-    if (!(await this.isIndexingJob(documentId, jobId))) return false;
+  async #fenceHolds(documentId: string, { jobId, holder }: IndexingFence): Promise<boolean> {
+    return (await this.isIndexingJob(documentId, jobId)) && (await this.jobHeld(jobId, holder));
+  }
+
+  async deleteUnusedUploadFile(fileId: string): Promise<boolean> {
+    const used = [...this.#documents.values()].some((document) => document.uploadFileId === fileId);
+    if (used || !this.#files.has(fileId)) return false;
+    this.#files.delete(fileId);
+    this.#fileWorkspaces.delete(fileId);
+    return true;
+  }
+
+  async recordIndexingStep(documentId: string, fence: IndexingFence, patch: IndexingPatch): Promise<boolean> {
+    if (!(await this.#fenceHolds(documentId, fence))) return false;
     Object.assign(this.#documents.get(documentId)!, structuredClone(patch));
     return true;
   }
 
   async publish(
     documentId: string,
-    jobId: string,
+    fence: IndexingFence,
     segments: readonly Segment[],
     children: readonly ChildChunk[],
     finish: IndexingPatch,
   ): Promise<boolean> {
-    if (!(await this.isIndexingJob(documentId, jobId))) return false;
+    if (!(await this.#fenceHolds(documentId, fence))) return false;
     this.#dropChunksOf(documentId);
     for (const segment of segments) {
       const { id, documentId: owner, position, content, hitCount, ...details } = structuredClone(segment);

@@ -54,6 +54,10 @@ export class InMemoryJobQueue implements JobQueue, Snapshotting {
     if (job) Object.assign(job, { leaseOwner: null, leaseUntil: null, runAfter });
   }
 
+  async holds(jobId: string, worker: string): Promise<boolean> {
+    return this.#held(jobId, worker) !== undefined;
+  }
+
   async countByKind(): Promise<Partial<Record<JobKind, number>>> {
     const counts: Partial<Record<JobKind, number>> = {};
     for (const { kind } of this.#jobs.values()) counts[kind] = (counts[kind] ?? 0) + 1;

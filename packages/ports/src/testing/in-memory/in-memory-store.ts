@@ -57,6 +57,8 @@ function createInMemoryRepositories(): SnapshottingRepositories {
   };
   metadata.documentsOf = async (datasetId, documentIds) =>
     (await documents.findManyInDataset(datasetId, documentIds)).map((document) => document.id);
+  const jobs = new InMemoryJobQueue();
+  documents.jobHeld = (jobId, holder) => jobs.holds(jobId, holder);
   const endUsers = new InMemoryEndUserRepository();
   const conversations = new InMemoryConversationRepository();
   conversations.endUserIdOf = async (appId, sessionId) =>
@@ -73,7 +75,7 @@ function createInMemoryRepositories(): SnapshottingRepositories {
     endUsers,
     conversations,
     rateLimits: new InMemoryRateLimitRepository(),
-    jobs: new InMemoryJobQueue(),
+    jobs,
     files: new InMemoryFileStore((fileId) => documents.hasUploadFile(fileId)),
   };
 }
