@@ -130,6 +130,8 @@ async function openWith(settings: ServiceApiSettings): Promise<ServiceApi> {
     {
       ...DEFAULT_JOB_WORKERS,
       count: settings.backgroundWorkers,
+      leaseMs: config.jobLeaseMs,
+      maxFileBytes: config.uploadLimitBytes,
     },
   );
   workers.start();

@@ -11,6 +11,7 @@ import { createContainer } from "./container.js";
 import {
   answerClientErrors,
   answerExpectationFailed,
+  bodyLimitOf,
   continueWithinLimit,
   refuseConnect,
 } from "./http/client-errors.js";
@@ -90,7 +91,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   );
   closeLingeringly(server);
   server.on("checkExpectation", answerExpectationFailed);
-  server.on("checkContinue", continueWithinLimit(server));
+  server.on("checkContinue", continueWithinLimit(server, bodyLimitOf(config.uploadLimitBytes)));
   server.on("connect", refuseConnect);
   const shutdown = new Shutdown(server, lifecycle, {
     drainMs: config.shutdownDrainMs,
@@ -114,6 +115,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     ...DEFAULT_JOB_WORKERS,
     count: config.backgroundWorkers,
     leaseMs: config.jobLeaseMs,
+    maxFileBytes: config.uploadLimitBytes,
   });
   workers.start();
   let closing: Promise<void> | undefined;

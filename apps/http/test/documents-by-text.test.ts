@@ -2,6 +2,7 @@ import { aMember, aWorkspace } from "@service-api/ports/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { call } from "./support/http.js";
 import { eventually } from "./support/load.js";
+import { RawConnection } from "./support/raw-http.js";
 import { issueKey } from "./support/seed.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
@@ -11,6 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => server.stop());
 
+const jsonOf = (text: string) => JSON.parse(text) as Record<string, unknown>;
 const invalidParam = (message: string) => ({ status: 400, code: "invalid_param", message });
 const PARAGRAPHS = Array.from({ length: 12 }, (_, index) =>
   `Paragraph ${index + 1} tells of widgets: how they are set up, what the warranty covers, and which parts wear out first. `.repeat(
@@ -160,6 +162,16 @@ describe("POST /v1/datasets/{dataset_id}/document/create-by-text", () => {
       invalidParam("Custom segment length should be between 50 and 4000."),
     ],
     [
+      "a name with a NUL, which no store can hold",
+      { name: "a\u0000b", text: "t" },
+      invalidParam("name: must not contain NUL characters or unpaired surrogates."),
+    ],
+    [
+      "a doc_language with an unpaired surrogate",
+      { name: "n", text: "t", doc_language: "en\ud800" },
+      invalidParam("doc_language: must not contain NUL characters or unpaired surrogates."),
+    ],
+    [
       "question-and-answer documents",
       { name: "n", text: "t", doc_form: "qa_model" },
       {
@@ -190,6 +202,37 @@ describe("POST /v1/datasets/{dataset_id}/document/create-by-text", () => {
     const within = await send("POST", path, { name: "large", text: "word ".repeat(300_000) });
     expect(within.status).toBe(200);
     await completed(within.body.batch);
+  }, 60_000);
+
+  it("asks for a text within the upload limit with 100 Continue, and refuses one over it without", async () => {
+    const { key, datasetId, completed } = await aKnowledgeBase();
+    const head = (path: string, length: number) =>
+      `POST /v1/datasets/${datasetId}/document/${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+      `Authorization: Bearer ${key}\r\nContent-Type: application/json\r\n` +
+      `Content-Length: ${length}\r\nExpect: 100-continue\r\n\r\n`;
+    // Over the API's 1 MB, within the 2 MB upload limit: asked for, then taken.
+    const body = JSON.stringify({ name: "continued", text: "word ".repeat(300_000) });
+    for (const path of ["create-by-text", "create_by_text"]) {
+      const connection = new RawConnection(server.url);
+      connection.write(head(path, body.length));
+      expect((await connection.next()).status).toBe(100);
+      connection.write(body);
+      const response = await connection.next();
+      expect(response.status).toBe(200);
+      await completed((jsonOf(response.body) as { batch: string }).batch);
+      connection.close();
+    }
+    const over = new RawConnection(server.url);
+    over.write(head("create-by-text", 2 * 1024 * 1024 + 1));
+    const refused = await over.next();
+    expect(refused.status).toBe(413);
+    expect(refused.headers.connection).toBe("close");
+    expect(jsonOf(refused.body)).toEqual({
+      status: 413,
+      code: "file_too_large",
+      message: "File size exceeded. The limit is 2 MB.",
+    });
+    expect(await over.closed).toEqual({ reset: false });
   }, 60_000);
 
   it("asks a dataset without a technique for one", async () => {

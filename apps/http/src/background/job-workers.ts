@@ -1,4 +1,4 @@
-import { WorkerThreadTextPipeline } from "@service-api/adapters-extractors";
+import { defaultExtractionLimits, WorkerThreadTextPipeline } from "@service-api/adapters-extractors";
 import { IndexDocument, PurgeDeletedDataset, RunNextJob } from "@service-api/application";
 import type { Clock, IdGenerator, Store, TextPipeline } from "@service-api/ports";
 import type { Logger } from "pino";
@@ -10,14 +10,22 @@ export interface JobWorkerSettings {
   pollMs: number;
   /** How long a lease lasts: a process that dies holding a job frees it after this. */
   leaseMs: number;
+  /** The biggest file a document may be (`UPLOAD_FILE_SIZE_LIMIT_MB`): the readers take up to this. */
+  maxFileBytes: number;
 }
 
-export const DEFAULT_JOB_WORKERS: JobWorkerSettings = { count: 1, pollMs: 1_000, leaseMs: 30_000 };
+export const DEFAULT_JOB_WORKERS: JobWorkerSettings = {
+  count: 1,
+  pollMs: 1_000,
+  leaseMs: 30_000,
+  maxFileBytes: defaultExtractionLimits.maxInputBytes,
+};
 
 /**
  * The process's background workers: each claims the store's due jobs (a document to index, a
  * deleted dataset's purge) one at a time, leased, until `stop`. Documents are read and chunked in
- * worker threads (`WorkerThreadTextPipeline`), so that indexing never stalls serving. Jobs are rows, so work queued by any instance is done by
+ * worker threads (`WorkerThreadTextPipeline`), so that indexing never stalls serving. Jobs are
+ * rows, so work queued by any instance is done by
  * whichever worker claims it first, and a job of a process that died is taken over once its lease
  * lapses. A failure is logged and the job tried again later; the loop goes on.
  */
@@ -49,7 +57,7 @@ export class JobWorkers {
 
   async #loop(): Promise<void> {
     const { repositories } = this.store;
-    this.#pipeline ??= new WorkerThreadTextPipeline();
+    this.#pipeline ??= this.#newPipeline();
     const next = new RunNextJob(
       repositories.jobs,
       [
@@ -66,6 +74,11 @@ export class JobWorkers {
           this.logger.info(
             { kind: job.kind, subject: job.subjectId, attempts: job.attempts },
             "background job done",
+          ),
+        abandoned: (job) =>
+          this.logger.error(
+            { kind: job.kind, subject: job.subjectId, attempts: job.attempts - 1 },
+            "background job abandoned",
           ),
       },
       (error, kind) => this.logger.error({ err: error, kind }, "background job failed"),
@@ -85,6 +98,17 @@ export class JobWorkers {
       }
       if (outcome !== "done" && outcome !== "lost") await this.#idle();
     }
+  }
+
+  /** Reads as big as a document may be: a text of the whole upload limit is one character a byte at most. */
+  #newPipeline(): TextPipeline {
+    const bytes = this.settings.maxFileBytes;
+    return new WorkerThreadTextPipeline({
+      limits: {
+        maxInputBytes: bytes,
+        maxTextCharacters: Math.max(defaultExtractionLimits.maxTextCharacters, bytes),
+      },
+    });
   }
 
   #idle(): Promise<void> {

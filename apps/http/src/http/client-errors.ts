@@ -83,16 +83,25 @@ export function answerExpectationFailed(_req: IncomingMessage, res: ServerRespon
   res.end(body);
 }
 
+/** Paths whose JSON body may be as big as an upload: a document's text (both spellings). */
+const TEXT_BODY_PATH = /\/(?:create|update)[-_]by[-_]text\/?$/;
+
+/** The body limit of a request, by its path: an upload's for a document's text, else the API's. */
+export function bodyLimitOf(uploadLimitBytes: number) {
+  return (req: IncomingMessage): number =>
+    TEXT_BODY_PATH.test((req.url ?? "").split("?", 1)[0]!) ? uploadLimitBytes : BODY_LIMIT_BYTES;
+}
+
 /**
  * The server's `checkContinue` listener, for `Expect: 100-continue`. Node would send `100 Continue`
  * to every one, and the client would then upload a body the API refuses unread. A body declared
- * over the limit gets no 100: the request goes on to its 413 without it, and the connection closes
- * after the answer (the client, waiting for the 100, has not sent the body the connection still
- * owes). Any other gets its 100 and goes on as usual.
+ * over its path's limit (`limitOf`) gets no 100: the request goes on to its 413 without it, and the
+ * connection closes after the answer (the client, waiting for the 100, has not sent the body the
+ * connection still owes). Any other gets its 100 and goes on as usual.
  */
-export function continueWithinLimit(server: Server) {
+export function continueWithinLimit(server: Server, limitOf: (req: IncomingMessage) => number) {
   return (req: IncomingMessage, res: ServerResponse): void => {
-    if (Number(req.headers["content-length"]) > BODY_LIMIT_BYTES) res.setHeader("Connection", "close");
+    if (Number(req.headers["content-length"]) > limitOf(req)) res.setHeader("Connection", "close");
     else res.writeContinue();
     server.emit("request", req, res);
   };
