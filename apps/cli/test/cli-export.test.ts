@@ -41,7 +41,7 @@ describe("service-api export", () => {
     expect(written).toMatchObject({
       code: 0,
       stdout: "",
-      stderr: "Exported 1 workspace(s), 3 document(s) to backup.json.\n",
+      stderr: "Exported 1 workspace(s), 4 document(s) to backup.json.\n",
     });
     const file = readFileSync(join(here.directory, "backup.json"), "utf8");
     expect(file).toBe((await here.run(["export"])).stdout);

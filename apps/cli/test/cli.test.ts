@@ -56,7 +56,7 @@ describe("service-api import and export", () => {
     const first = await here.run(["import", "data.json"]);
     expect(first).toMatchObject({
       code: 0,
-      stdout: "Imported 1 workspace, 1 dataset, 3 documents, 2 apps, 1 conversation, 0 API keys.\n",
+      stdout: "Imported 1 workspace, 1 dataset, 4 documents, 2 apps, 1 conversation, 0 API keys.\n",
     });
     const before = (await here.run(["export"])).stdout;
     expect((await here.run(["import", "data.json"])).code).toBe(0);
@@ -131,7 +131,7 @@ describe("service-api import and export", () => {
   it("shows progress on stderr when asked", async () => {
     const here = await place();
     const result = await here.run(["import", "-", "--progress"], JSON.stringify(demoWorkspaceFile()));
-    expect(result.stderr).toContain("Importing documents: 3/3");
+    expect(result.stderr).toContain("Importing documents: 4/4");
   });
 });
 
