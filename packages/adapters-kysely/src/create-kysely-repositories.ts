@@ -11,6 +11,7 @@ import { KyselyFileStore } from "./repositories/kysely-file-store.js";
 import { KyselyJobQueue } from "./repositories/kysely-job-queue.js";
 import { KyselyMetadataRepository } from "./repositories/kysely-metadata-repository.js";
 import { KyselyRateLimitRepository } from "./repositories/kysely-rate-limit-repository.js";
+import { KyselySecretRepository } from "./repositories/kysely-secret-repository.js";
 import { KyselySegmentRepository } from "./repositories/kysely-segment-repository.js";
 import { KyselyTagRepository } from "./repositories/kysely-tag-repository.js";
 import { KyselyWorkspaceRepository } from "./repositories/kysely-workspace-repository.js";
@@ -49,6 +50,7 @@ export function createKyselyRepositories(
     rateLimits: new KyselyRateLimitRepository(db),
     jobs: new KyselyJobQueue(db, features),
     files: new KyselyFileStore(db),
+    secrets: new KyselySecretRepository(db),
   } satisfies Repositories;
   if (!features.gathersReads) readSeparately(repositories);
   return repositories;

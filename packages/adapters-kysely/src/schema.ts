@@ -298,6 +298,12 @@ export interface UploadFileContentTable {
   bytes: Buffer;
 }
 
+/** 0011/0019: the service's own secrets, by name; never exported. */
+export interface ServiceSecretTable {
+  name: string;
+  value: string;
+}
+
 export interface DatabaseSchema {
   workspaces: WorkspaceTable;
   members: MemberTable;
@@ -321,4 +327,5 @@ export interface DatabaseSchema {
   document_search_keys: DocumentSearchKeyTable;
   jobs: JobTable;
   upload_file_contents: UploadFileContentTable;
+  service_secrets: ServiceSecretTable;
 }

@@ -39,6 +39,7 @@ async function readEverything() {
     endUsers,
     conversations,
     rateLimits,
+    secrets,
   } = store.repositories;
   const workspace = aWorkspace();
   await workspaces.save(workspace);
@@ -163,6 +164,8 @@ async function readEverything() {
   await rateLimits.unhit("key:k", 2);
   await rateLimits.reset("key:k");
   await rateLimits.deleteEnded(3);
+  await secrets.ensure("signing-key", "first");
+  await secrets.ensure("signing-key", "second");
   // The listings export and key administration read (a listing of everything is a scan by nature).
   await workspaces.listMembers(workspace.id);
   await apiKeys.list({ workspaceId: workspace.id });

@@ -8,6 +8,7 @@ import type { FileStore } from "./file-store.js";
 import type { JobQueue } from "./job-queue.js";
 import type { MetadataRepository } from "./metadata-repository.js";
 import type { RateLimitRepository } from "./rate-limit-repository.js";
+import type { SecretRepository } from "./secret-repository.js";
 import type { SegmentRepository } from "./segment-repository.js";
 import type { TagRepository } from "./tag-repository.js";
 import type { WorkspaceRepository } from "./workspace-repository.js";
@@ -27,6 +28,7 @@ export interface Repositories {
   rateLimits: RateLimitRepository;
   jobs: JobQueue;
   files: FileStore;
+  secrets: SecretRepository;
 }
 
 /** A store that is open, and how to close it. */

@@ -20,6 +20,7 @@ import * as counterLockOrder from "./0015-counter-lock-order.js";
 import * as datasetsByApi from "./0016-datasets-by-api.js";
 import * as uploadFileContents from "./0017-upload-file-contents.js";
 import * as documentsByText from "./0018-documents-by-text.js";
+import * as serviceSecrets from "./0019-service-secrets.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0016-datasets-by-api": datasetsByApi,
   "0017-upload-file-contents": uploadFileContents,
   "0018-documents-by-text": documentsByText,
+  "0019-service-secrets": serviceSecrets,
 };
 
 export const postgresMigrations: MigrationProvider = {

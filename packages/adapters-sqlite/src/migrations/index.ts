@@ -11,6 +11,7 @@ import * as management from "./0006-management.js";
 import * as datasetsByApi from "./0008-datasets-by-api.js";
 import * as uploadFileContents from "./0009-upload-file-contents.js";
 import * as documentsByText from "./0010-documents-by-text.js";
+import * as serviceSecrets from "./0011-service-secrets.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -24,6 +25,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0008-datasets-by-api": datasetsByApi,
   "0009-upload-file-contents": uploadFileContents,
   "0010-documents-by-text": documentsByText,
+  "0011-service-secrets": serviceSecrets,
 };
 
 export const sqliteMigrations: MigrationProvider = {

@@ -14,6 +14,7 @@ import { describeManyRowsContract } from "./contracts/many-rows.contract.js";
 import { describeMetadataManagementContract } from "./contracts/metadata-management.contract.js";
 import { describeMetadataRepositoryContract } from "./contracts/metadata-repository.contract.js";
 import { describeRateLimitRepositoryContract } from "./contracts/rate-limit-repository.contract.js";
+import { describeSecretRepositoryContract } from "./contracts/secret-repository.contract.js";
 import { describeStoreTransactionContract } from "./contracts/store.contract.js";
 import { describeTagManagementContract } from "./contracts/tag-management.contract.js";
 import { describeTagRepositoryContract } from "./contracts/tag-repository.contract.js";
@@ -36,6 +37,7 @@ export function describeStoreContract(openStore: OpenStore): void {
   describeRateLimitRepositoryContract(openStore);
   describeJobQueueContract(openStore);
   describeFileStoreContract(openStore);
+  describeSecretRepositoryContract(openStore);
   describeTagManagementContract(openStore);
   describeMetadataManagementContract(openStore);
   describeListingContract(openStore);

@@ -10,6 +10,7 @@ import { InMemoryFileStore } from "./in-memory-file-store.js";
 import { InMemoryJobQueue } from "./in-memory-job-queue.js";
 import { InMemoryMetadataRepository } from "./in-memory-metadata-repository.js";
 import { InMemoryRateLimitRepository } from "./in-memory-rate-limit-repository.js";
+import { InMemorySecretRepository } from "./in-memory-secret-repository.js";
 import { InMemoryTagRepository } from "./in-memory-tag-repository.js";
 import { InMemoryWorkspaceRepository } from "./in-memory-workspace-repository.js";
 import { copyOf, restoreAll, type SnapshottingRepositories, snapshotAll } from "./snapshotting.js";
@@ -77,5 +78,6 @@ function createInMemoryRepositories(): SnapshottingRepositories {
     rateLimits: new InMemoryRateLimitRepository(),
     jobs,
     files: new InMemoryFileStore((fileId) => documents.hasUploadFile(fileId)),
+    secrets: new InMemorySecretRepository(),
   };
 }
