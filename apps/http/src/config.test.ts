@@ -37,6 +37,9 @@ describe("loadConfig", () => {
       jobLeaseMs: 30_000,
       uploadLimitBytes: 15 * 1024 * 1024,
       maxSegmentationLength: 4000,
+      blockedUploadExtensions: [],
+      secretKey: undefined,
+      filesAccessTimeoutSeconds: 300,
     });
   });
 
@@ -72,6 +75,9 @@ describe("loadConfig", () => {
       INDEXING_LEASE_MS: "5000",
       UPLOAD_FILE_SIZE_LIMIT_MB: "2",
       INDEXING_MAX_SEGMENTATION_TOKENS_LENGTH: "1000",
+      UPLOAD_FILE_EXTENSION_BLACKLIST: "exe, .BAT,,sh",
+      SECRET_KEY: "s3cret",
+      FILES_ACCESS_TIMEOUT: "60",
       UNRELATED: "x",
     });
     expect(config).toEqual({
@@ -100,6 +106,9 @@ describe("loadConfig", () => {
       jobLeaseMs: 5_000,
       uploadLimitBytes: 2 * 1024 * 1024,
       maxSegmentationLength: 1000,
+      blockedUploadExtensions: ["exe", "bat", "sh"],
+      secretKey: "s3cret",
+      filesAccessTimeoutSeconds: 60,
     });
     expect(loadConfig({ PORT: "", LOG_LEVEL: "" }).port).toBe(5001);
   });

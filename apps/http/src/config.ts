@@ -60,6 +60,17 @@ const environmentSchema = z.object({
   INDEXING_LEASE_MS: milliseconds(1_000).default(30_000),
   UPLOAD_FILE_SIZE_LIMIT_MB: wholeNumber(1, 1024).default(15),
   INDEXING_MAX_SEGMENTATION_TOKENS_LENGTH: wholeNumber(50, 1_000_000).default(4000),
+  UPLOAD_FILE_EXTENSION_BLACKLIST: z
+    .string()
+    .transform((list) =>
+      list
+        .split(",")
+        .map((extension) => extension.trim().replace(/^\./, "").toLowerCase())
+        .filter((extension) => extension !== ""),
+    )
+    .default([]),
+  SECRET_KEY: z.string().optional(),
+  FILES_ACCESS_TIMEOUT: wholeNumber(1, 7 * 24 * 3600).default(300),
 });
 
 /** The server's settings, read once from the environment. */
@@ -120,6 +131,15 @@ export interface Config {
   uploadLimitBytes: number;
   /** The longest chunk a process rule may ask for (`INDEXING_MAX_SEGMENTATION_TOKENS_LENGTH`). */
   maxSegmentationLength: number;
+  /** Extensions no upload may have (`UPLOAD_FILE_EXTENSION_BLACKLIST`), lowercase, without the dot. */
+  blockedUploadExtensions: string[];
+  /**
+   * The key file URLs are signed with (`SECRET_KEY`); absent, one the database holds, made at
+   * first start, so that every instance on it agrees.
+   */
+  secretKey: string | undefined;
+  /** How long a signed file URL works (`FILES_ACCESS_TIMEOUT`), in seconds. */
+  filesAccessTimeoutSeconds: number;
 }
 
 export class ConfigError extends Error {}
@@ -175,6 +195,9 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     jobLeaseMs: data.INDEXING_LEASE_MS,
     uploadLimitBytes: data.UPLOAD_FILE_SIZE_LIMIT_MB * 1024 * 1024,
     maxSegmentationLength: data.INDEXING_MAX_SEGMENTATION_TOKENS_LENGTH,
+    blockedUploadExtensions: data.UPLOAD_FILE_EXTENSION_BLACKLIST,
+    secretKey: data.SECRET_KEY,
+    filesAccessTimeoutSeconds: data.FILES_ACCESS_TIMEOUT,
   };
 }
 

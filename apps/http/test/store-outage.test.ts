@@ -147,7 +147,8 @@ describe.runIf(TEST_STORE === "postgres")("PostgreSQL going away under load", ()
     expect(Number(recovered?.failedCalls)).toBeGreaterThanOrEqual(refused);
     expect(messages(server, "request failed")).toEqual([]);
     expect(JSON.stringify(server.lines)).not.toContain(world.datasetKey);
-  });
+    // A spawned server, an outage and a recovery: on a busy machine more than the default 20 s.
+  }, 60_000);
 });
 
 describe.runIf(TEST_STORE === "postgres")("stopping while PostgreSQL does not answer", () => {

@@ -34,6 +34,9 @@ const READERS: Record<string, Reader> = {
   csv: (bytes, _limits, budget) => readCsv(bytes, budget),
 };
 
+/** The extensions read here, lowercase, without the dot: what a dataset accepts as an upload. */
+export const READABLE_EXTENSIONS: readonly string[] = Object.keys(READERS);
+
 /**
  * The `TextExtractor` for the formats Dify reads without Unstructured, each with a maintained library
  * made for it, giving the units Dify's extractor gives (with the fixes in this package's README). A
@@ -41,7 +44,7 @@ const READERS: Record<string, Reader> = {
  * a decompression bomb, is `{ ok: false, reason }`.
  */
 export class FormatTextExtractor implements TextExtractor {
-  readonly extensions: readonly string[] = Object.keys(READERS);
+  readonly extensions: readonly string[] = READABLE_EXTENSIONS;
   private readonly limits: ExtractionLimits;
 
   constructor(limits: Partial<ExtractionLimits> = {}) {

@@ -1,4 +1,4 @@
-export { FormatTextExtractor } from "./format-text-extractor.js";
+export { FormatTextExtractor, READABLE_EXTENSIONS } from "./format-text-extractor.js";
 export { defaultExtractionLimits, type ExtractionLimits } from "./limits.js";
 export {
   WorkerThreadTextPipeline,

@@ -11,6 +11,12 @@ export type ErrorCode =
   | "archived_document_immutable"
   | "dataset_name_duplicate"
   | "provider_not_initialize"
+  | "no_file_uploaded"
+  | "too_many_files"
+  | "filename_not_exists_error"
+  | "file_too_large"
+  | "unsupported_file_type"
+  | "file_extension_blocked"
   | "service_unavailable";
 
 /** A failure the caller can act on. Knows nothing of HTTP. */

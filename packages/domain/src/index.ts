@@ -21,5 +21,6 @@ export * from "./retrieval-model.js";
 export * from "./tag.js";
 export * from "./text.js";
 export * from "./text-filter.js";
+export * from "./uploads/index.js";
 export * from "./variable-type.js";
 export * from "./workspace.js";

@@ -63,12 +63,19 @@ function operationObject(operation: Operation): Json {
     ...(operation.description && { description: operation.description }),
     security: [{ [operation.key === "app" ? "AppKey" : "KnowledgeKey"]: [] }],
     parameters: [...parameters(operation.params, "path"), ...parameters(operation.query, "query")],
-    ...(operation.body && {
+    ...(operation.form && {
       requestBody: {
-        required: !operation.readsBody,
-        content: { "application/json": { schema: jsonSchema(operation.body, "input") } },
+        required: true,
+        content: { "multipart/form-data": { schema: jsonSchema(operation.form.fields, "input") } },
       },
     }),
+    ...(operation.body &&
+      !operation.form && {
+        requestBody: {
+          required: !operation.readsBody,
+          content: { "application/json": { schema: jsonSchema(operation.body, "input") } },
+        },
+      }),
     responses: {
       [String(success.status)]: {
         description: success.description,

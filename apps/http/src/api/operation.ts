@@ -1,4 +1,4 @@
-import type { App, Dataset } from "@service-api/domain";
+import type { App, Dataset, SentFile } from "@service-api/domain";
 import type { Request } from "express";
 import type { z } from "zod";
 
@@ -26,6 +26,8 @@ export interface HandlerInput<Params, Query, Body> {
    * for `dataset: "in-use-case"` (the use case reads and checks it) and for every other operation.
    */
   dataset: Dataset;
+  /** A form operation's files, every file part in order (`form`); empty for every other. */
+  files: SentFile[];
 }
 
 type Schema = z.ZodType;
@@ -66,6 +68,12 @@ export interface Operation<
    * `request_entity_too_large`. Documents by text take as much as a file upload.
    */
   bodyLimit?: { bytes: number; tooLarge: ErrorCase };
+  /**
+   * The body is a `multipart/form-data` upload (instead of JSON): a file within `fileBytes` (over
+   * it, `tooLarge`) and a `data` field holding a JSON object, which `body` parses. `fields`
+   * describes the form for the OpenAPI document.
+   */
+  form?: { fileBytes: number; tooLarge: ErrorCase; fields: Schema };
   /** Whether this request has a body to read; default: when the operation has a body schema. */
   readsBody?: (req: Request) => boolean;
   /** Query parameters whose empty value is a value (`metadata=`); for the others empty is absent. */

@@ -1,10 +1,13 @@
 import type { OpenDataset } from "@service-api/application";
+import { InvalidParamError } from "@service-api/domain";
 import type { Request, RequestHandler, Response } from "express";
 import type { DependencyContainer } from "tsyringe";
 import { z } from "zod";
 import { appOf, requireAppKey, requireDatasetKey, workspaceOf } from "../http/authenticate.js";
 import { methodNotAllowed } from "../http/error-handler.js";
+import { HttpError } from "../http/http-error.js";
 import { jsonBody, jsonBodyWithin } from "../http/json-body.js";
+import { multipartForm, type UploadForm } from "../http/multipart-form.js";
 import { parseBody, pathId } from "../http/params.js";
 import { queryOf } from "../http/query.js";
 import { sendJson } from "../http/send-json.js";
@@ -87,15 +90,37 @@ function paramsReader(operation: Operation): (params: Request["params"]) => unkn
 
 const readsBody = (operation: Operation, req: Request) => operation.readsBody?.(req) ?? true;
 
+/** A form's `data` field: a JSON object (absent, an empty one), else a 400 naming it. */
+function formData(form: UploadForm): unknown {
+  const data = form.fields.data;
+  if (data === undefined) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    value = undefined;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new InvalidParamError("data", "data: must be a JSON object.");
+  return value;
+}
+
+/** The body as the operation's schema reads it: JSON, or a form's `data`. */
+function bodyOf(operation: Operation, req: Request): unknown {
+  if (!operation.body || !readsBody(operation, req)) return undefined;
+  return parseBody(operation.body, operation.form ? formData(req.body as UploadForm) : req.body);
+}
+
 function handlerOf(operation: Operation, openDataset: OpenDataset): RequestHandler {
   const readQuery = queryReader(operation);
   const parse = (req: Request, res: Response) => ({
     params: res.locals.params,
     query: operation.query ? parseBody(operation.query, readQuery(req)) : undefined,
-    body: operation.body && readsBody(operation, req) ? parseBody(operation.body, req.body) : undefined,
+    body: bodyOf(operation, req),
     workspaceId: operation.key === "knowledge" ? workspaceOf(res) : (undefined as never),
     app: operation.key === "app" ? appOf(res) : (undefined as never),
     dataset: res.locals.dataset,
+    files: operation.form ? (req.body as UploadForm).files : [],
   });
   const checksDatasetFirst = operation.dataset === "in-use-case";
   return async (req: Request, res: Response) => {
@@ -152,7 +177,15 @@ function pipelineOf(
     res.locals.params = readParams(req.params);
     next();
   });
-  if (operation.body) {
+  if (operation.form) {
+    const { fileBytes, tooLarge } = operation.form;
+    steps.push(
+      multipartForm(
+        fileBytes,
+        () => new HttpError(tooLarge.status, tooLarge.code as never, tooLarge.message),
+      ),
+    );
+  } else if (operation.body) {
     const ifRead =
       (step: RequestHandler): RequestHandler =>
       (req, res, next) =>

@@ -5,6 +5,7 @@ import { closingAs } from "../observability/response-status.js";
 import type { ErrorBody } from "./http-error.js";
 import { BODY_LIMIT_BYTES } from "./json-body.js";
 import { isLingering, lingerThenClose } from "./lingering-close.js";
+import { formLimitBytes } from "./multipart-form.js";
 import { refuseUnderWay } from "./refused-under-way.js";
 
 /** Node's own refusals, before a request reaches Express, by the error's code; anything else is a 400. */
@@ -85,11 +86,22 @@ export function answerExpectationFailed(_req: IncomingMessage, res: ServerRespon
 
 /** Paths whose JSON body may be as big as an upload: a document's text (both spellings). */
 const TEXT_BODY_PATH = /\/(?:create|update)[-_]by[-_]text\/?$/;
+/** Paths whose form carries a file: a document's, by file (both spellings), or PATCH of a document. */
+const FILE_FORM_PATH = /\/(?:create|update)[-_]by[-_]file\/?$/;
+const DOCUMENT_PATH = /\/datasets\/[^/]+\/documents\/[^/]+\/?$/;
 
-/** The body limit of a request, by its path: an upload's for a document's text, else the API's. */
+/**
+ * The body limit of a request, by its path: an upload's for a document's text, an upload's and
+ * its form's for a document's file, else the API's.
+ */
 export function bodyLimitOf(uploadLimitBytes: number) {
-  return (req: IncomingMessage): number =>
-    TEXT_BODY_PATH.test((req.url ?? "").split("?", 1)[0]!) ? uploadLimitBytes : BODY_LIMIT_BYTES;
+  return (req: IncomingMessage): number => {
+    const path = (req.url ?? "").split("?", 1)[0]!;
+    if (TEXT_BODY_PATH.test(path)) return uploadLimitBytes;
+    if (FILE_FORM_PATH.test(path) || (req.method === "PATCH" && DOCUMENT_PATH.test(path)))
+      return formLimitBytes(uploadLimitBytes);
+    return BODY_LIMIT_BYTES;
+  };
 }
 
 /**

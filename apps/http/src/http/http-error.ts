@@ -9,7 +9,6 @@ export type HttpErrorCode =
   | "request_header_fields_too_large"
   | "request_timeout"
   | "expectation_failed"
-  | "file_too_large"
   | "unknown";
 
 /** A failure found at the edge, before any use case runs. */
@@ -36,6 +35,12 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   archived_document_immutable: 403,
   dataset_name_duplicate: 409,
   provider_not_initialize: 400,
+  no_file_uploaded: 400,
+  too_many_files: 400,
+  filename_not_exists_error: 400,
+  file_too_large: 413,
+  unsupported_file_type: 415,
+  file_extension_blocked: 400,
   service_unavailable: 503,
 };
 

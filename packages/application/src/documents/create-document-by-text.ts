@@ -1,21 +1,16 @@
 import {
-  type Dataset,
   type DocForm,
-  type Document,
   type IndexingTechnique,
   InvalidParamError,
-  indexingRuleProblem,
-  type ProcessRule,
   readProcessRule,
-  resolveProcessRule,
   validateProcessRule,
 } from "@service-api/domain";
-import type { Clock, IdGenerator, Repositories, Store } from "@service-api/ports";
+import type { Clock, IdGenerator, Store } from "@service-api/ports";
 import { checkedDataset } from "../datasets/open-dataset.js";
 import { ensureInput, ensureStorableText } from "../input-checks.js";
-import { ruleToStore } from "./document-rule.js";
 import { technique } from "./document-technique.js";
-import { ensureDocForm, newBatch, queueDocument, textUpload, WAITING } from "./text-document.js";
+import { createDocument, type DocumentLimits, type QueuedDocument } from "./new-document.js";
+import { textUpload } from "./text-document.js";
 
 export interface CreateDocumentByTextInput {
   workspaceId: string;
@@ -27,19 +22,6 @@ export interface CreateDocumentByTextInput {
   docForm?: DocForm;
   docLanguage?: string;
   indexingTechnique?: IndexingTechnique | null;
-}
-
-/** The document as queued, and its batch. */
-export interface QueuedDocument {
-  document: Document;
-  batch: string;
-  /** Whether an enabled document of the same name was reused (same id and position). */
-  reused: boolean;
-}
-
-/** The indexing status the longest segment allowed (`INDEXING_MAX_SEGMENTATION_TOKENS_LENGTH`). */
-export interface DocumentLimits {
-  maxSegmentationLength: number;
 }
 
 /**
@@ -62,97 +44,21 @@ export class CreateDocumentByText {
     ensureStorableText(input.name, "name");
     ensureStorableText(input.docLanguage, "doc_language");
     const dataset = await checkedDataset(this.store.repositories.datasets, input);
-    const read =
-      input.processRule === undefined || input.processRule === null
-        ? undefined
-        : readProcessRule(input.processRule);
+    // A null rule is no rule here (Dify drops nulls before it looks).
+    const sent = input.processRule ?? undefined;
+    const read = sent === undefined ? undefined : readProcessRule(sent);
     if (read && !read.ok) throw new InvalidParamError("process_rule", read.message);
     const indexingTechnique = technique(dataset, input.indexingTechnique);
-    const checked = read ? validateProcessRule(input.processRule) : undefined;
+    const checked = sent === undefined ? undefined : validateProcessRule(sent);
     if (checked && !checked.ok) throw new InvalidParamError("process_rule", checked.message);
-    const docForm = input.docForm ?? "text_model";
-    return this.store.transaction(async (repositories) => {
-      await repositories.datasets.lockForUpdate(dataset.id);
-      const overview = await repositories.datasets.findOverview(input.workspaceId, dataset.id);
-      if (!overview) return checkedDataset(repositories.datasets, input) as never;
-      const resolved = resolveProcessRule({
-        kind: "create-by-text",
-        requested: checked?.ok ? checked.rule : undefined,
-        latest: overview.dataset.processRule,
-      });
-      if (resolved.kind === "refused") throw new InvalidParamError("process_rule", resolved.message);
-      if (resolved.kind === "keep") throw new Error("A create always has a rule to use");
-      const chunkForm = ensureDocForm(docForm, overview.firstDocument?.docForm);
-      const rule = ruleToStore(resolved, this.ids);
-      const problem = indexingRuleProblem(rule.typed, {
-        docForm: chunkForm,
-        maxSegmentationLength: this.limits.maxSegmentationLength,
-      });
-      if (problem) throw new InvalidParamError("process_rule", problem);
-      return this.#queue(repositories, input, overview.dataset, {
-        rule: rule.stored,
-        docForm,
-        indexingTechnique,
-      });
+    const { store, ids, clock, limits } = this;
+    return createDocument({ store, ids, clock, limits }, input, dataset, {
+      kind: "create-by-text",
+      requested: checked?.ok ? checked.rule : undefined,
+      docForm: input.docForm ?? "text_model",
+      docLanguage: input.docLanguage,
+      indexingTechnique,
+      upload: (createdBy) => textUpload(input.name, input.text, createdBy, this.ids, this.clock),
     });
-  }
-
-  async #queue(
-    repositories: Repositories,
-    input: CreateDocumentByTextInput,
-    dataset: Dataset,
-    settings: { rule: ProcessRule; docForm: DocForm; indexingTechnique: IndexingTechnique },
-  ): Promise<QueuedDocument> {
-    const owner = await repositories.workspaces.findOwner(input.workspaceId);
-    const createdBy = owner?.id ?? "";
-    const upload = textUpload(input.name, input.text, createdBy, this.ids, this.clock);
-    const now = this.clock.nowSeconds();
-    const batch = newBatch(this.ids, this.clock);
-    const reusable = await repositories.documents.findReusable(dataset.id, upload.file.name);
-    const document: Document = {
-      ...(reusable ?? {
-        id: this.ids.next(),
-        datasetId: dataset.id,
-        position: (await repositories.documents.lastPosition(dataset.id)) + 1,
-        dataSourceType: "upload_file",
-        createdBy,
-        createdAt: now,
-        tokens: 0,
-        wordCount: 0,
-        enabled: true,
-        disabledAt: null,
-        disabledBy: null,
-        archived: false,
-        archivedAt: null,
-        archivedBy: null,
-        docType: null,
-        summaryIndexStatus: null,
-        needSummary: false,
-      }),
-      ...WAITING,
-      uploadFileId: upload.file.id,
-      processRule: settings.rule,
-      name: upload.file.name,
-      createdFrom: "api",
-      updatedAt: now,
-      docForm: settings.docForm,
-      docLanguage: input.docLanguage ?? "English",
-      batch,
-    };
-    if (dataset.indexingTechnique === null || dataset.processRule?.id !== settings.rule.id)
-      await repositories.datasets.save({
-        ...dataset,
-        indexingTechnique: dataset.indexingTechnique ?? settings.indexingTechnique,
-        processRule: settings.rule,
-      });
-    await queueDocument(
-      repositories,
-      input.workspaceId,
-      { document, replaced: reusable },
-      upload,
-      this.ids,
-      this.clock,
-    );
-    return { document, batch, reused: reusable !== undefined };
   }
 }

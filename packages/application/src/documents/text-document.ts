@@ -1,4 +1,5 @@
 import {
+  type AdmittedFile,
   batchId,
   type ChunkForm,
   type DocForm,
@@ -7,6 +8,7 @@ import {
   ProviderNotInitializeError,
   sixDigitsOf,
   type UploadFile,
+  uploadMimeType,
   uploadNameOf,
 } from "@service-api/domain";
 import type { Clock, IdGenerator, Repositories } from "@service-api/ports";
@@ -43,6 +45,20 @@ export function textUpload(name: string, text: string, createdBy: string, ids: I
     createdAt: clock.nowSeconds(),
   };
   return { file, bytes };
+}
+
+/** An uploaded file as stored: its name past the gate, its extension, its type. */
+export function fileUpload(admitted: AdmittedFile, createdBy: string, ids: IdGenerator, clock: Clock) {
+  const file: UploadFile = {
+    id: ids.next(),
+    name: admitted.storedName,
+    size: admitted.bytes.byteLength,
+    extension: admitted.extension,
+    mimeType: uploadMimeType(admitted.mimeType, admitted.extension),
+    createdBy,
+    createdAt: clock.nowSeconds(),
+  };
+  return { file, bytes: admitted.bytes };
 }
 
 /** What a document queued for indexing starts as: waiting, every step's time unset. */

@@ -1,4 +1,6 @@
+import { READABLE_EXTENSIONS } from "@service-api/adapters-extractors";
 import {
+  CreateDocumentByFile,
   CreateDocumentByText,
   DeleteDocument,
   type DocumentListItem,
@@ -6,12 +8,14 @@ import {
   GetDocument,
   GetIndexingStatus,
   ListDocuments,
+  UpdateDocumentByFile,
   UpdateDocumentByText,
   UpdateDocumentStatus,
 } from "@service-api/application";
 import { type Document, ensureDatasetServesApi } from "@service-api/domain";
 import type { InjectionToken } from "tsyringe";
 import { defineFamily } from "../family.js";
+import { fileOperations } from "./file-operations.js";
 import { documentOperations } from "./operations.js";
 import { textOperations } from "./text-operations.js";
 
@@ -22,6 +26,8 @@ export interface DocumentUseCases {
   updateDocumentStatus: UpdateDocumentStatus;
   createDocumentByText: CreateDocumentByText;
   updateDocumentByText: UpdateDocumentByText;
+  createDocumentByFile: CreateDocumentByFile;
+  updateDocumentByFile: UpdateDocumentByFile;
   getIndexingStatus: GetIndexingStatus;
   /** A document as the list shows it, read after a create or update queued it. */
   documentListing(
@@ -32,13 +38,21 @@ export interface DocumentUseCases {
   uploadLimitBytes: number;
 }
 
-/** Documents of a knowledge base: create them by text, read, list, delete, change their status, index. */
+/** Documents of a knowledge base: create them by text or file, read, list, delete, change their status, index. */
 export const documentsFamily = defineFamily({
   name: "documents",
   token: Symbol("DocumentUseCases") as InjectionToken<DocumentUseCases>,
   useCases: ({ store, repositories, clock, ids, config }) => {
     const { documents, datasets } = repositories;
     const limits = { maxSegmentationLength: config.maxSegmentationLength };
+    const fileLimits = {
+      ...limits,
+      uploads: {
+        accepted: READABLE_EXTENSIONS,
+        blocked: config.blockedUploadExtensions,
+        maxBytes: config.uploadLimitBytes,
+      },
+    };
     return {
       getDocument: new GetDocument(documents),
       listDocuments: new ListDocuments(documents, datasets),
@@ -46,6 +60,8 @@ export const documentsFamily = defineFamily({
       updateDocumentStatus: new UpdateDocumentStatus(store, clock),
       createDocumentByText: new CreateDocumentByText(store, ids, clock, limits),
       updateDocumentByText: new UpdateDocumentByText(store, ids, clock, limits),
+      createDocumentByFile: new CreateDocumentByFile(store, ids, clock, fileLimits),
+      updateDocumentByFile: new UpdateDocumentByFile(store, ids, clock, fileLimits),
       getIndexingStatus: new GetIndexingStatus(datasets, documents),
       documentListing: async ({ workspaceId, datasetId }, document) => {
         const dataset = ensureDatasetServesApi(await datasets.findInWorkspace(workspaceId, datasetId));
@@ -54,5 +70,9 @@ export const documentsFamily = defineFamily({
       uploadLimitBytes: config.uploadLimitBytes,
     };
   },
-  operations: (useCases) => [...documentOperations(useCases), ...textOperations(useCases)],
+  operations: (useCases) => [
+    ...documentOperations(useCases),
+    ...textOperations(useCases),
+    ...fileOperations(useCases),
+  ],
 });

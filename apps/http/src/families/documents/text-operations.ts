@@ -1,62 +1,26 @@
 import {
-  DOC_FORM_DIFFERS,
   DOCUMENT_NOT_AVAILABLE,
   NAME_REQUIRED_WITH_TEXT,
   SOURCE_OR_RULE_REQUIRED,
   TECHNIQUE_REQUIRED,
 } from "@service-api/application";
-import { ProviderNotInitializeError } from "@service-api/domain";
 import { z } from "zod";
 import { id } from "../../api/common-schemas.js";
 import { ALWAYS, BODY, DATASET, invalid, notFound } from "../../api/errors.js";
 import { defineOperation, type Operation } from "../../api/operation.js";
 import { pathId } from "../../http/params.js";
+import { alias, datasetId, queuedPresenter, RULE_REFUSALS, TAG, uploadTooLarge } from "./document-writes.js";
 import { DOCUMENT_AND_BATCH_EXAMPLE, INDEXING_STATUS_EXAMPLE } from "./examples.js";
 import type { DocumentUseCases } from "./index.js";
-import { presentDocumentListItem } from "./presenters.js";
 import { createByTextBody, documentAndBatch, indexingStatusList, updateByTextBody } from "./text-schemas.js";
-
-const TAG = "Documents";
-const datasetId = id("The knowledge base (dataset).");
-const NO_MODEL = {
-  status: 400,
-  code: "provider_not_initialize",
-  message: new ProviderNotInitializeError().message,
-};
-const RULE_REFUSALS = [
-  invalid("Process rule mode is required"),
-  invalid("Process rule rules is required"),
-  invalid("Custom segment length should be between 50 and 4000."),
-  invalid(DOC_FORM_DIFFERS),
-  invalid("doc_form: Invalid doc_form."),
-  NO_MODEL,
-];
-
-/** The same operation under Dify's older path (underscores), kept for the clients that use it. */
-const alias = (operation: Operation, path: string): Operation => ({
-  ...operation,
-  operationId: `${operation.operationId}Deprecated`,
-  path,
-  summary: `${operation.summary} (deprecated path)`,
-});
 
 /** A document by text: its text, in a JSON body as large as an upload may be. */
 export function textOperations(useCases: DocumentUseCases): Operation[] {
   const uploadLimit = {
     bytes: useCases.uploadLimitBytes,
-    tooLarge: {
-      status: 413,
-      code: "file_too_large",
-      message: `File size exceeded. The limit is ${useCases.uploadLimitBytes / 1024 / 1024} MB.`,
-    },
+    tooLarge: uploadTooLarge(useCases.uploadLimitBytes),
   };
-  const presentQueued = async (
-    queued: Awaited<ReturnType<typeof useCases.createDocumentByText.execute>>,
-    scope: { workspaceId: string; datasetId: string },
-  ) => ({
-    document: presentDocumentListItem(await useCases.documentListing(scope, queued.document)),
-    batch: queued.batch,
-  });
+  const presentQueued = queuedPresenter(useCases);
   const create = defineOperation({
     operationId: "createDocumentFromText",
     method: "post",

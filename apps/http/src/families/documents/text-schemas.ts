@@ -72,3 +72,31 @@ export const indexingStatusList = z.object({
     }),
   ),
 });
+
+/** A form's `data`: create-by-text's body less `name` and `text`. */
+export const createByFileData = createByTextBody.omit({ name: true, text: true });
+
+/** An update's `data`: update-by-text's body less `name` and `text`. */
+export const updateByFileData = updateByTextBody.omit({ name: true, text: true });
+
+const fileField = z
+  .string()
+  .meta({ format: "binary", description: "The file: one part, its name with an extension read here." });
+const dataField = (what: string) =>
+  z
+    .string()
+    .optional()
+    .meta({
+      description: `A JSON object: ${what}.`,
+      example: '{"indexing_technique":"economy","process_rule":{"mode":"automatic"}}',
+    });
+
+export const createByFileForm = z.object({
+  file: fileField,
+  data: dataField("`indexing_technique`, `process_rule`, `doc_form`, `doc_language`, `original_document_id`"),
+});
+
+export const updateByFileForm = z.object({
+  file: fileField.optional(),
+  data: dataField("`process_rule`, `doc_form`, `doc_language`"),
+});

@@ -1,0 +1,3 @@
+export * from "./mime-types.js";
+export * from "./upload-errors.js";
+export * from "./upload-gate.js";
