@@ -17,6 +17,7 @@ import { stopWorker } from "./worker-stops.js";
 export async function runPrimary(config: Config, logger: Logger): Promise<void> {
   const store = await openStore({
     databaseUrl: config.databaseUrl,
+    filesDir: config.filesDir,
     pool: config.pool,
     postgres: config.postgres,
     sqlite: config.sqlite,

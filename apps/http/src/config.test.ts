@@ -7,6 +7,7 @@ describe("loadConfig", () => {
       port: 5001,
       host: "0.0.0.0",
       databaseUrl: "file:./data/service-api.sqlite",
+      filesDir: undefined,
       pool: {
         max: 10,
         connectionTimeoutMs: 5000,
@@ -55,6 +56,7 @@ describe("loadConfig", () => {
       PORT: "8080",
       HOST: "127.0.0.1",
       DATABASE_URL: "file:/srv/kb.sqlite",
+      FILES_DIR: "/srv/kb-files",
       LOG_LEVEL: "warn",
       FILES_URL: "https://files.example.com",
       SHUTDOWN_TIMEOUT_MS: "500",
@@ -84,6 +86,7 @@ describe("loadConfig", () => {
       port: 8080,
       host: "127.0.0.1",
       databaseUrl: "file:/srv/kb.sqlite",
+      filesDir: "/srv/kb-files",
       pool: expect.objectContaining({ max: 10 }),
       postgres: { fieldCountFoldMs: 60_000 },
       sqlite: { mmapSizeBytes: 268_435_456, busyTimeoutMs: 250, synchronous: "full" },

@@ -79,6 +79,8 @@ export interface Config {
   host: string;
   /** `postgres://…` selects PostgreSQL; a path or `file:` URL, SQLite. */
   databaseUrl: string;
+  /** Where uploaded files' bytes go (`FILES_DIR`); absent: in the database. */
+  filesDir: string | undefined;
   /** PostgreSQL pool bounds (`DATABASE_POOL_MAX`, `DATABASE_*_TIMEOUT_MS`). */
   pool: PostgresPoolOptions;
   /** PostgreSQL tuning (`DATABASE_FIELD_COUNT_FOLD_MS`). */
@@ -166,6 +168,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     port: PORT,
     host: HOST,
     databaseUrl: store.databaseUrl,
+    filesDir: store.filesDir,
     pool: store.pool,
     postgres: store.postgres,
     sqlite: store.sqlite,

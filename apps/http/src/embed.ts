@@ -40,6 +40,8 @@ export interface ServiceApiOptions {
   postgres?: Partial<PostgresTuning>;
   /** SQLite tuning: `mmapSizeBytes` maps that much of the file instead of reading it (default 0). */
   sqlite?: SqliteTuning;
+  /** A directory for uploaded files' bytes (`FILES_DIR`); default: in the database. */
+  filesDir?: string;
   /** Public base of image icons (`icon_url`); default `http://localhost:5001`. */
   filesUrl?: string;
   /** Where errors are logged; default: a JSON logger at `warn` on stdout. */
@@ -101,6 +103,7 @@ function checkedSettings(options: ServiceApiOptions): ServiceApiSettings {
   const outage = new StoreOutage(logger);
   const storeOptions: StoreOptions = {
     databaseUrl: config.databaseUrl,
+    ...(options.filesDir !== undefined && { filesDir: options.filesDir }),
     // Not given, the lock time-out follows the statement time-out given here (`lockTimeoutFor`).
     pool: { ...config.pool, lockTimeoutMs: undefined, ...options.pool },
     postgres: { ...config.postgres, ...options.postgres },

@@ -52,6 +52,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const outage = new StoreOutage(logger);
   const store = await openStore({
     databaseUrl: config.databaseUrl,
+    filesDir: config.filesDir,
     pool: config.pool,
     postgres: config.postgres,
     sqlite: config.sqlite,

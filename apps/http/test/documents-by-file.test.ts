@@ -1,3 +1,6 @@
+import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { aMember, aWorkspace } from "@service-api/ports/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResponse, call } from "./support/http.js";
@@ -340,5 +343,47 @@ describe("updating a document by file: PATCH, update-by-file and update_by_file"
       status: 415,
       code: "unsupported_file_type",
     });
+  });
+});
+
+describe("FILES_DIR", () => {
+  it("keeps an uploaded file's bytes in the directory, and indexes it from there", async () => {
+    const directory = await mkdtemp(join(tmpdir(), "service-api-files-"));
+    const own = await startTestServer({ FILES_DIR: directory });
+    try {
+      const { repositories } = own.store;
+      const workspace = aWorkspace();
+      await repositories.workspaces.save(workspace);
+      await repositories.workspaces.saveMember(aMember(workspace.id, { role: "owner" }));
+      const key = await issueKey(repositories, workspace.id);
+      const dataset = await call(own.url, "POST", "/v1/datasets", {
+        token: key,
+        body: { name: "Files", indexing_technique: "economy" },
+      });
+      const form = uploadForm([{ name: "kept.txt", content: "Bytes on disk." }], AUTOMATIC);
+      const created = await fetch(`${own.url}/v1/datasets/${dataset.body.id}/document/create-by-file`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${key}`, "content-type": form.contentType },
+        body: form.body,
+      });
+      expect(created.status).toBe(200);
+      const { document } = (await created.json()) as {
+        document: { id: string; data_source_info: { upload_file_id: string } };
+      };
+      const fileId = document.data_source_info.upload_file_id;
+      const shard = await readdir(join(directory, fileId.slice(0, 2)));
+      expect(shard).toContain(fileId);
+      expect(await readFile(join(directory, fileId.slice(0, 2), fileId), "utf8")).toBe("Bytes on disk.");
+      await eventually(
+        async () => (await repositories.segments.listOfDocument(document.id)).length > 0,
+        30_000,
+      );
+      expect(
+        (await repositories.segments.listOfDocument(document.id)).map((segment) => segment.content),
+      ).toEqual(["Bytes on disk."]);
+    } finally {
+      await own.stop();
+      await rm(directory, { recursive: true, force: true });
+    }
   });
 });

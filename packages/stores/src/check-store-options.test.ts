@@ -161,6 +161,20 @@ describe("checkStoreOptions", () => {
     },
   );
 
+  it("accepts a files directory's path, and refuses one that names none", () => {
+    for (const filesDir of ["/srv/files", "./data/files", "files", "C:\\data\\files"])
+      expect(() => checkStoreOptions({ filesDir }), filesDir).not.toThrow();
+    const expected = "filesDir: expected the path of a directory";
+    expect(refusalOf({ filesDir: "" }).problems).toEqual([`${expected}, not an empty string`]);
+    expect(refusalOf({ filesDir: " /srv/files" }).problems).toEqual([
+      `${expected}, without spaces around it`,
+    ]);
+    expect(refusalOf({ filesDir: "/srv/\0files" }).problems).toEqual([
+      `${expected}, without a NUL character`,
+    ]);
+    expect(refusalOf({ filesDir: 5 }).problems).toEqual([`${expected}, as a string`]);
+  });
+
   it("refuses options of the wrong type", () => {
     expect(refusalOf({ databaseUrl: new URL("postgres://h/db") }).problems).toEqual([
       `databaseUrl: ${ACCEPTED}, as a string`,

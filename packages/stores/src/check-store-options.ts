@@ -3,8 +3,10 @@ import type { StoreOptions } from "./open-store.js";
 import {
   databaseUrlProblem,
   EXPECTED_DATABASE_URL,
+  EXPECTED_FILES_DIR,
   EXPECTED_SYNCHRONOUS,
   expectedWholeNumber,
+  filesDirProblem,
   isSqliteSynchronous,
   isWholeNumberWithin,
   POOL_RULES,
@@ -28,12 +30,12 @@ export class StoreOptionsError extends Error {
  * `databaseUrl`), a bound or tuning that is not a whole number within its range (pool `max` ≥ 1,
  * time-outs from 0 to 2147483647 ms, `fieldCountFoldMs` from 0 to a day, `mmapSizeBytes` ≥ 0), a
  * lock time-out at or above the statement time-out (both above 0),
- * or a `synchronous` other than `"normal"` or `"full"`; and SQLite on a Node.js its driver cannot run
- * on. An option left undefined takes its default.
+ * a `synchronous` other than `"normal"` or `"full"`, or a `filesDir` that is empty or has spaces
+ * around it; and SQLite on a Node.js its driver cannot run on. An option left undefined takes its default.
  * `openStore` calls it before it connects or touches the disk.
  */
 export function checkStoreOptions(options: StoreOptions): void {
-  const { databaseUrl, pool, postgres, sqlite } = options;
+  const { databaseUrl, pool, postgres, sqlite, filesDir } = options;
   const problems: string[] = [];
   if (databaseUrl !== undefined) {
     const problem =
@@ -68,6 +70,11 @@ export function checkStoreOptions(options: StoreOptions): void {
   const synchronous = isObject(sqlite) ? sqlite.synchronous : undefined;
   if (synchronous !== undefined && !isSqliteSynchronous(synchronous))
     problems.push(`sqlite.synchronous: ${EXPECTED_SYNCHRONOUS}, in lower case`);
+  if (filesDir !== undefined) {
+    const problem =
+      typeof filesDir === "string" ? filesDirProblem(filesDir) : `${EXPECTED_FILES_DIR}, as a string`;
+    if (problem) problems.push(`filesDir: ${problem}`);
+  }
   if (problems.length > 0) throw new StoreOptionsError(problems);
 }
 

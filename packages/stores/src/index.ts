@@ -1,3 +1,4 @@
+export { FileDirectoryError } from "@service-api/adapters-node";
 export { StoreClosedError } from "@service-api/adapters-postgres";
 export { SqliteFileError, sqlitePathOf } from "@service-api/adapters-sqlite";
 export * from "./check-store-options.js";
@@ -9,3 +10,4 @@ export {
   type WholeNumberRule,
   wholeNumberIn,
 } from "./store-option-rules.js";
+export * from "./with-file-directory.js";

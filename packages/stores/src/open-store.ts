@@ -1,3 +1,4 @@
+import { FileDirectory } from "@service-api/adapters-node";
 import {
   DEFAULT_FIELD_COUNT_FOLDING,
   DEFAULT_POOL,
@@ -8,6 +9,7 @@ import {
 import { DEFAULT_DATABASE_URL, openSqliteStore, type SqliteStoreOptions } from "@service-api/adapters-sqlite";
 import type { Store, StoreMonitor } from "@service-api/ports";
 import { checkStoreOptions } from "./check-store-options.js";
+import { withFileDirectory } from "./with-file-directory.js";
 
 export type StoreKind = "postgres" | "sqlite";
 
@@ -24,7 +26,13 @@ export interface StoreOptions {
   sqlite?: SqliteTuning;
   /** Tuning, for PostgreSQL. */
   postgres?: Partial<PostgresTuning>;
-  /** Told of outages, recoveries and dropped connections. */
+  /**
+   * A directory for uploaded files' bytes (`FILES_DIR`), made when it is missing; resolved against
+   * the working directory. Unset, the bytes are kept in the database. A directory of its own: its
+   * sweep removes what no file's row names. Instances on one PostgreSQL must share it.
+   */
+  filesDir?: string;
+  /** Told of outages, recoveries and dropped connections, and of failed sweeps of `filesDir`. */
   monitor?: StoreMonitor;
 }
 
@@ -50,19 +58,23 @@ export function storeKindOf(databaseUrl: string): StoreKind {
 
 /**
  * Opens the store a database URL names, with its migrations applied. Bad options (see
- * `checkStoreOptions`) reject with a `StoreOptionsError` before anything connects or touches the disk.
+ * `checkStoreOptions`) reject with a `StoreOptionsError` before anything connects or touches the disk;
+ * a `filesDir` that is not a directory this process can write in, with a `FileDirectoryError`
+ * before the database is opened.
  */
 export async function openStore(options: StoreOptions = {}): Promise<Store> {
   checkStoreOptions(options);
-  const { databaseUrl = DEFAULT_DATABASE_URL, pool = {}, sqlite, postgres = {}, monitor } = options;
+  const { databaseUrl = DEFAULT_DATABASE_URL, pool = {}, sqlite, postgres = {}, filesDir, monitor } = options;
+  const files = filesDir === undefined ? undefined : await FileDirectory.open(filesDir);
   const { fieldCountFoldMs } = postgres;
   const fieldCountFolding =
     fieldCountFoldMs === undefined ? {} : fieldCountFoldMs === 0 ? false : { intervalMs: fieldCountFoldMs };
   // A bound given as undefined keeps its default: spread over DEFAULT_POOL, it would replace it.
   const bounds = Object.fromEntries(Object.entries(pool).filter(([, value]) => value !== undefined));
-  return storeKindOf(databaseUrl) === "postgres"
+  const store = await (storeKindOf(databaseUrl) === "postgres"
     ? openPostgresStore({ databaseUrl, pool: bounds, monitor, fieldCountFolding })
-    : openSqliteStore({ ...sqlite, databaseUrl, monitor });
+    : openSqliteStore({ ...sqlite, databaseUrl, monitor }));
+  return files ? withFileDirectory(store, files, { monitor }) : store;
 }
 
 const decodedOrAsIs = (text: string) => {

@@ -120,6 +120,16 @@ describe("storeOptionsFromEnvironment", () => {
     );
   });
 
+  it("reads FILES_DIR as the files directory, keeps an empty one unset, and refuses one of spaces", () => {
+    expect(storeOptionsFromEnvironment({ FILES_DIR: "/srv/files" }).filesDir).toBe("/srv/files");
+    expect(storeOptionsFromEnvironment({ FILES_DIR: "./data/files" }).filesDir).toBe("./data/files");
+    expect(storeOptionsFromEnvironment({ FILES_DIR: "" })).not.toHaveProperty("filesDir");
+    expect(storeOptionsFromEnvironment({})).not.toHaveProperty("filesDir");
+    expect(() => storeOptionsFromEnvironment({ FILES_DIR: "/srv/files " })).toThrow(
+      "FILES_DIR: expected the path of a directory, without spaces around it",
+    );
+  });
+
   it("refuses a time-out longer than Node's timers hold (2147483647 ms)", () => {
     for (const variable of [
       "DATABASE_CONNECT_TIMEOUT_MS",

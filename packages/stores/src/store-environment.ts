@@ -15,6 +15,7 @@ import {
   databaseUrlProblem,
   EXPECTED_SYNCHRONOUS,
   expectedWholeNumber,
+  filesDirProblem,
   isSqliteSynchronous,
   POOL_RULES,
   POSTGRES_RULES,
@@ -41,7 +42,8 @@ export class StoreEnvironmentError extends Error {}
  * `DATABASE_STATEMENT_TIMEOUT_MS`, `DATABASE_LOCK_TIMEOUT_MS`, `DATABASE_IDLE_TIMEOUT_MS`, `DATABASE_NAMED_STATEMENTS`,
  * `DATABASE_OPEN_TIMEOUT_MS`), PostgreSQL's
  * `DATABASE_FIELD_COUNT_FOLD_MS` (0: never) and SQLite's `SQLITE_MMAP_SIZE` (bytes),
- * `SQLITE_BUSY_TIMEOUT_MS` and `SQLITE_SYNCHRONOUS` (`normal` or `full`, in any case) from an
+ * `SQLITE_BUSY_TIMEOUT_MS`, `SQLITE_SYNCHRONOUS` (`normal` or `full`, in any case) and `FILES_DIR`
+ * (the directory for uploaded files' bytes; unset, they stay in the database) from an
  * environment, by the rules `checkStoreOptions` applies to options given in code. Empty means unset.
  * A pool bound unset takes `poolDefaults`' value, else `DEFAULT_POOL`'s; the lock time-out,
  * `lockTimeoutFor` a statement time-out above 0, else `poolDefaults`' value.
@@ -98,6 +100,9 @@ export function storeOptionsFromEnvironment(
     busyTimeoutMs: wholeNumber("SQLITE_BUSY_TIMEOUT_MS", SQLITE_RULES.busyTimeoutMs, 5000),
     synchronous: synchronous as SqliteSynchronous,
   };
+  const filesDir = environment.FILES_DIR || undefined;
+  const filesDirRefusal = filesDir === undefined ? undefined : filesDirProblem(filesDir);
+  if (filesDirRefusal) problems.push(`FILES_DIR: ${filesDirRefusal}`);
   if (problems.length > 0) throw new StoreEnvironmentError(problems.join("; "));
-  return { databaseUrl, pool, postgres, sqlite };
+  return { databaseUrl, pool, postgres, sqlite, ...(filesDir !== undefined && { filesDir }) };
 }

@@ -68,6 +68,16 @@ export const EXPECTED_SYNCHRONOUS = `expected ${SQLITE_SYNCHRONOUS.join(" or ")}
 export const EXPECTED_DATABASE_URL =
   "expected a postgres:// or postgresql:// URL (PostgreSQL), or a path or file: URL (SQLite)";
 
+export const EXPECTED_FILES_DIR = "expected the path of a directory";
+
+/** What is wrong with a files directory's path ("expected …"), or undefined when it is one. */
+export function filesDirProblem(filesDir: string): string | undefined {
+  if (filesDir === "") return `${EXPECTED_FILES_DIR}, not an empty string`;
+  if (filesDir.trim() !== filesDir) return `${EXPECTED_FILES_DIR}, without spaces around it`;
+  if (filesDir.includes("\0")) return `${EXPECTED_FILES_DIR}, without a NUL character`;
+  return undefined;
+}
+
 /** Two characters at least, so that a Windows drive (`C:\…`) stays a path. */
 const SCHEME = /^([a-z][a-z\d+.-]+):/i;
 
