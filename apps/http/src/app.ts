@@ -13,6 +13,7 @@ import { forwardedPrefix } from "./http/forwarded-prefix.js";
 import { requestContext } from "./http/request-context.js";
 import { ServerMetrics } from "./observability/metrics.js";
 import { registerDocsRoutes } from "./routes/docs.js";
+import { FILE_PREVIEW_PATH, filePreviewRoute } from "./routes/file-preview.js";
 import { registerHealthRoutes } from "./routes/health.js";
 import { CONFIG, LIFECYCLE, LOGGER, METRICS } from "./tokens.js";
 
@@ -32,7 +33,7 @@ const OPENAPI_PATH = "/openapi.json";
  */
 export function serviceApiPaths(): string[] {
   const operations = (FAMILIES as readonly Family[]).flatMap((family) => family.operations({}));
-  return [OPENAPI_PATH, ...operations.map((operation) => operation.path)];
+  return [OPENAPI_PATH, FILE_PREVIEW_PATH, ...operations.map((operation) => operation.path)];
 }
 
 /**
@@ -41,7 +42,11 @@ export function serviceApiPaths(): string[] {
  */
 export function serviceApiRoutes(container: DependencyContainer): Router {
   const router = Router({ caseSensitive: true, strict: false });
-  router.use(ServerMetrics.markRouteBase, apiRoutes(container, ""));
+  router.use(
+    ServerMetrics.markRouteBase,
+    apiRoutes(container, ""),
+    pathRoutes([filePreviewRoute(container)]),
+  );
   return router;
 }
 
@@ -103,6 +108,8 @@ export function createApp(container: DependencyContainer): Express {
   );
   // Browsers get what Dify's service API gives them (a host of the embedded router sets its own).
   app.use(apiRoutes(container, "/v1", servedToBrowsers));
+  // Where signed file URLs lead (`FILES_URL`), at the root as Dify serves them.
+  app.use(pathRoutes([filePreviewRoute(container)]));
   const root = Router();
   registerHealthRoutes(root, container);
   registerDocsRoutes(root);

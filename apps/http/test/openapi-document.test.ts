@@ -40,11 +40,11 @@ beforeAll(async () => {
 afterAll(() => server.stop());
 
 describe("GET /v1/openapi.json", () => {
-  it("is an OpenAPI 3.1 document of all 39 operations, each with its own id", () => {
+  it("is an OpenAPI 3.1 document of all 41 operations, each with its own id", () => {
     expect(document.openapi).toMatch(/^3\.1\./);
     const ids = operations.map(({ operation }) => operation.operationId);
-    expect(ids).toHaveLength(39);
-    expect(new Set(ids).size).toBe(39);
+    expect(ids).toHaveLength(41);
+    expect(new Set(ids).size).toBe(41);
   });
 
   it("declares both key kinds as bearer schemes, and each operation takes exactly one", () => {
@@ -94,10 +94,38 @@ describe("GET /v1/openapi.json", () => {
         expect(json, operation.operationId).toBeUndefined();
         continue;
       }
+      const binary = success.content?.["application/zip"];
+      if (binary) {
+        expect(binary.schema, operation.operationId).toEqual({ type: "string", format: "binary" });
+        continue;
+      }
       expect(json?.schema, operation.operationId).toBeDefined();
       expect(json?.example, operation.operationId).toBeDefined();
       const validate = ajv.compile({ ...json!.schema, components: document.components });
       expect(validate(json!.example) ? [] : validate.errors, operation.operationId).toEqual([]);
+    }
+  });
+
+  it("describes the uploads as multipart forms: the file and the data field", () => {
+    for (const [path, method] of [
+      ["/datasets/{dataset_id}/document/create-by-file", "post"],
+      ["/datasets/{dataset_id}/document/create_by_file", "post"],
+      ["/datasets/{dataset_id}/documents/{document_id}", "patch"],
+      ["/datasets/{dataset_id}/documents/{document_id}/update-by-file", "post"],
+      ["/datasets/{dataset_id}/documents/{document_id}/update_by_file", "post"],
+    ] as const) {
+      const body = document.paths[path]?.[method]?.requestBody as
+        | {
+            content: Record<
+              string,
+              { schema: { properties: Record<string, { type: string; format?: string }> } }
+            >;
+          }
+        | undefined;
+      const form = body?.content["multipart/form-data"]?.schema;
+      expect(form?.properties.file, `${method} ${path}`).toMatchObject({ type: "string", format: "binary" });
+      expect(form?.properties.data, `${method} ${path}`).toMatchObject({ type: "string" });
+      expect(Object.keys(body?.content ?? {})).toEqual(["multipart/form-data"]);
     }
   });
 

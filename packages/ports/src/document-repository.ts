@@ -149,6 +149,11 @@ export interface DocumentRepository {
   /** The uploaded file with this id; absent when the file is gone. */
   findUploadFile(fileId: string): Promise<UploadFile | undefined>;
   /**
+   * The uploaded file with this id while a document names it in a dataset of the file's own
+   * workspace (so not one deleted, whose purge is to come): what a signed file URL may serve.
+   */
+  findServedUploadFile(fileId: string): Promise<UploadFile | undefined>;
+  /**
    * For each of these uploaded file ids that documents name, the ids of those documents, in no
    * particular order; an id none names is absent. Ids given twice are read once. For imports: a
    * file is one document's.

@@ -81,7 +81,7 @@ function operationObject(operation: Operation): Json {
         description: success.description,
         ...(success.schema && {
           content: {
-            "application/json": {
+            [success.mediaType ?? "application/json"]: {
               schema: jsonSchema(success.schema, "output"),
               ...(success.example !== undefined && { example: success.example }),
             },

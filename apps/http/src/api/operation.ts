@@ -1,5 +1,5 @@
 import type { App, Dataset, SentFile } from "@service-api/domain";
-import type { Request } from "express";
+import type { Request, Response } from "express";
 import type { z } from "zod";
 
 export type KeyKind = "knowledge" | "app";
@@ -79,7 +79,16 @@ export interface Operation<
   /** Query parameters whose empty value is a value (`metadata=`); for the others empty is absent. */
   emptyQueryCounts?: string[];
   body?: B;
-  success: { status: 200 | 201 | 204; description: string; schema?: Schema; example?: unknown };
+  success: {
+    status: 200 | 201 | 204;
+    description: string;
+    schema?: Schema;
+    example?: unknown;
+    /** The media type of a body that is not JSON (`application/zip`), which `respond` writes. */
+    mediaType?: string;
+  };
+  /** Writes what `handle` returned, for a body that is not JSON; default: the result as JSON. */
+  respond?(res: Response, result: unknown): void;
   errors: ErrorCase[];
   handle(input: HandlerInput<Out<P>, Out<Q>, Out<B>>): Promise<unknown>;
 }

@@ -133,7 +133,8 @@ function handlerOf(operation: Operation, openDataset: OpenDataset): RequestHandl
       throw error;
     }
     const result = await operation.handle(input);
-    if (operation.success.status === 204) res.status(204).end();
+    if (operation.respond) operation.respond(res, result);
+    else if (operation.success.status === 204) res.status(204).end();
     else sendJson(res, result, operation.success.status);
   };
 }

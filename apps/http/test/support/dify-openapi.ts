@@ -25,6 +25,12 @@ export const OPERATIONS = {
   getDatasetDetail: ["get", "/datasets/{dataset_id}"],
   getChatAppInfo: ["get", "/info"],
   getChatAppMeta: ["get", "/meta"],
+  createDocumentFromText: ["post", "/datasets/{dataset_id}/document/create-by-text"],
+  updateDocumentByText: ["post", "/datasets/{dataset_id}/documents/{document_id}/update-by-text"],
+  createDocumentFromFile: ["post", "/datasets/{dataset_id}/document/create-by-file"],
+  updateDocument: ["patch", "/datasets/{dataset_id}/documents/{document_id}"],
+  updateDocumentByFile: ["post", "/datasets/{dataset_id}/documents/{document_id}/update-by-file"],
+  downloadDocument: ["get", "/datasets/{dataset_id}/documents/{document_id}/download"],
 } as const;
 export type OperationId = keyof typeof OPERATIONS;
 

@@ -38,6 +38,19 @@ const documentInDataset = compiledRead((db, datasetId: string, documentId: strin
 const uploadFileById = compiledRead((db, fileId: string) =>
   db.selectFrom("upload_files").selectAll().where("id", "=", fileId),
 );
+const servedUploadFile = compiledRead((db, fileId: string) =>
+  db
+    .selectFrom("upload_files")
+    .innerJoin("documents", "documents.upload_file_id", "upload_files.id")
+    .innerJoin("datasets", (join) =>
+      join
+        .onRef("datasets.id", "=", "documents.dataset_id")
+        .onRef("datasets.workspace_id", "=", "upload_files.workspace_id"),
+    )
+    .selectAll("upload_files")
+    .where("upload_files.id", "=", fileId)
+    .limit(1),
+);
 const statsOfChunks = compiledRead((db, documentId: string) =>
   db
     .selectFrom("chunks")
@@ -279,6 +292,11 @@ export class KyselyDocumentRepository implements DocumentRepository {
 
   async findUploadFile(fileId: string): Promise<UploadFile | undefined> {
     const [row] = await uploadFileById(this.db, fileId);
+    return row && uploadFileFromRow(row);
+  }
+
+  async findServedUploadFile(fileId: string): Promise<UploadFile | undefined> {
+    const [row] = await servedUploadFile(this.db, fileId);
     return row && uploadFileFromRow(row);
   }
 

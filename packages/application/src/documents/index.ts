@@ -1,6 +1,7 @@
 export * from "./create-document-by-file.js";
 export * from "./create-document-by-text.js";
 export * from "./delete-document.js";
+export * from "./document-files.js";
 export * from "./document-listing-of.js";
 export * from "./document-technique.js";
 export * from "./document-update.js";

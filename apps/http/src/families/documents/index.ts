@@ -6,15 +6,19 @@ import {
   type DocumentListItem,
   documentListingOf,
   GetDocument,
+  GetDocumentFiles,
   GetIndexingStatus,
   ListDocuments,
+  ReadSignedFile,
   UpdateDocumentByFile,
   UpdateDocumentByText,
   UpdateDocumentStatus,
 } from "@service-api/application";
 import { type Document, ensureDatasetServesApi } from "@service-api/domain";
 import type { InjectionToken } from "tsyringe";
+import { SignedFileUrls } from "../../files/signed-file-urls.js";
 import { defineFamily } from "../family.js";
+import { downloadOperations } from "./download-operations.js";
 import { fileOperations } from "./file-operations.js";
 import { documentOperations } from "./operations.js";
 import { textOperations } from "./text-operations.js";
@@ -29,6 +33,10 @@ export interface DocumentUseCases {
   createDocumentByFile: CreateDocumentByFile;
   updateDocumentByFile: UpdateDocumentByFile;
   getIndexingStatus: GetIndexingStatus;
+  getDocumentFiles: GetDocumentFiles;
+  readSignedFile: ReadSignedFile;
+  /** Signs and checks file URLs (`SECRET_KEY`, `FILES_URL`, `FILES_ACCESS_TIMEOUT`). */
+  fileUrls: SignedFileUrls;
   /** A document as the list shows it, read after a create or update queued it. */
   documentListing(
     scope: { workspaceId: string; datasetId: string },
@@ -63,6 +71,15 @@ export const documentsFamily = defineFamily({
       createDocumentByFile: new CreateDocumentByFile(store, ids, clock, fileLimits),
       updateDocumentByFile: new UpdateDocumentByFile(store, ids, clock, fileLimits),
       getIndexingStatus: new GetIndexingStatus(datasets, documents),
+      getDocumentFiles: new GetDocumentFiles(datasets, documents, repositories.files),
+      readSignedFile: new ReadSignedFile(documents, repositories.files),
+      fileUrls: new SignedFileUrls({
+        secretKey: config.secretKey,
+        secrets: repositories.secrets,
+        filesUrl: config.filesUrl,
+        timeoutSeconds: config.filesAccessTimeoutSeconds,
+        clock,
+      }),
       documentListing: async ({ workspaceId, datasetId }, document) => {
         const dataset = ensureDatasetServesApi(await datasets.findInWorkspace(workspaceId, datasetId));
         return documentListingOf(repositories, dataset, document);
@@ -74,5 +91,6 @@ export const documentsFamily = defineFamily({
     ...documentOperations(useCases),
     ...textOperations(useCases),
     ...fileOperations(useCases),
+    ...downloadOperations(useCases),
   ],
 });

@@ -42,6 +42,29 @@ export function describeFileStoreContract(openStore: OpenStore): void {
       expect(await files.get(file.id)).toBeUndefined();
     });
 
+    it("serves a file while a document of its workspace's dataset names it, not after", async () => {
+      const { documents, datasets, workspaces } = repositories();
+      const { dataset, file, document } = await aStoredFile();
+      expect(await documents.findServedUploadFile(file.id)).toEqual(file);
+      const unnamed = anUploadFile("member");
+      await documents.saveUploadFile(dataset.workspaceId, unnamed);
+      expect(await documents.findUploadFile(unnamed.id)).toEqual(unnamed);
+      expect(await documents.findServedUploadFile(unnamed.id)).toBeUndefined();
+      expect(await documents.findServedUploadFile(globalThis.crypto.randomUUID())).toBeUndefined();
+      // A file of one workspace that another workspace's document names is not served.
+      const other = aWorkspace();
+      await workspaces.save(other);
+      const otherDataset = aDataset(other.id);
+      await datasets.save(otherDataset);
+      await documents.save(aDocument(otherDataset.id, { uploadFileId: unnamed.id }));
+      expect(await documents.findServedUploadFile(unnamed.id)).toBeUndefined();
+      // A deleted dataset's files stop at once, before its purge.
+      expect(await datasets.moveToTrash(dataset.workspaceId, dataset.id)).toBe(true);
+      expect(await documents.findUploadFile(file.id)).toEqual(file);
+      expect(await documents.findServedUploadFile(file.id)).toBeUndefined();
+      expect(document.uploadFileId).toBe(file.id);
+    });
+
     it("refuses bytes for a file that has no row", async () => {
       const { files } = repositories();
       await expect(files.put(globalThis.crypto.randomUUID(), new Uint8Array([1]))).rejects.toThrow();

@@ -381,6 +381,16 @@ export class InMemoryDocumentRepository implements DocumentRepository, SegmentRe
     return structuredClone(this.#files.get(fileId));
   }
 
+  async findServedUploadFile(fileId: string): Promise<UploadFile | undefined> {
+    const workspaceId = this.#fileWorkspaces.get(fileId);
+    if (workspaceId === undefined) return undefined;
+    for (const document of this.#documents.values()) {
+      if (document.uploadFileId === fileId && (await this.datasetOf(workspaceId, document.datasetId)))
+        return this.findUploadFile(fileId);
+    }
+    return undefined;
+  }
+
   async findUploadFileHolders(fileIds: readonly string[]): Promise<Map<string, string[]>> {
     const asked = new Set(fileIds);
     const holders = new Map<string, string[]>();
