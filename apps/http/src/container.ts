@@ -21,6 +21,7 @@ import {
   instanceCachingFactory,
   container as rootContainer,
 } from "tsyringe";
+import { JobSignal } from "./background/job-signal.js";
 import type { Config } from "./config.js";
 import type { Family } from "./families/family.js";
 import { FAMILIES } from "./families/index.js";
@@ -57,6 +58,7 @@ export function createContainer(
   container.register(tokens.LIFECYCLE, { useValue: state.lifecycle ?? new ServerLifecycle() });
   container.register(tokens.RATE_LIMITS, { useValue: state.rateLimits ?? NO_RATE_LIMITS });
   single(tokens.CLOCK, () => new SystemClock());
+  single(tokens.JOB_SIGNAL, () => new JobSignal());
   single(tokens.ID_GENERATOR, () => new RandomUuidGenerator());
   single(tokens.TOKEN_HASHER, () => new Sha256TokenHasher());
   single(tokens.TOKEN_GENERATOR, () => new RandomTokenGenerator());
@@ -81,6 +83,7 @@ export function createContainer(
         clock: resolve(tokens.CLOCK),
         ids: resolve(tokens.ID_GENERATOR),
         config,
+        jobSignal: resolve(tokens.JOB_SIGNAL),
       }),
     );
   }

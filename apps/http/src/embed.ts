@@ -40,9 +40,20 @@ export interface ServiceApiOptions {
   postgres?: Partial<PostgresTuning>;
   /** SQLite tuning: `mmapSizeBytes` maps that much of the file instead of reading it (default 0). */
   sqlite?: SqliteTuning;
+  /**
+   * The key file URLs are signed with (`SECRET_KEY`): the same as the standalone servers' on this
+   * database, if they have one. Default: the key the database keeps.
+   */
+  secretKey?: string;
+  /** How long a signed file URL works, in seconds (`FILES_ACCESS_TIMEOUT`); default 300. */
+  filesAccessTimeout?: number;
   /** A directory for uploaded files' bytes (`FILES_DIR`); default: in the database. */
   filesDir?: string;
-  /** Public base of image icons (`icon_url`); default `http://localhost:5001`. */
+  /**
+   * Where this router is reached from outside (its mount path included): the base of signed file
+   * URLs (`{filesUrl}/files/{id}/file-preview`, served by the router) and of image icons'
+   * `icon_url`. Default `http://localhost:5001`.
+   */
   filesUrl?: string;
   /** Where errors are logged; default: a JSON logger at `warn` on stdout. */
   logger?: Logger;
@@ -98,7 +109,13 @@ function checkedSettings(options: ServiceApiOptions): ServiceApiSettings {
   // As given (an empty databaseUrl too, which the environment's rules read as unset).
   const { databaseUrl, pool, postgres, sqlite } = options;
   checkStoreOptions({ databaseUrl, pool, postgres, sqlite });
-  const config = loadConfig({ DATABASE_URL: options.databaseUrl, FILES_URL: options.filesUrl, DEMO: "off" });
+  const config = loadConfig({
+    DATABASE_URL: options.databaseUrl,
+    FILES_URL: options.filesUrl,
+    SECRET_KEY: options.secretKey,
+    FILES_ACCESS_TIMEOUT: options.filesAccessTimeout?.toString(),
+    DEMO: "off",
+  });
   const logger = options.logger ?? createLogger("warn");
   const outage = new StoreOutage(logger);
   const storeOptions: StoreOptions = {
@@ -136,6 +153,7 @@ async function openWith(settings: ServiceApiSettings): Promise<ServiceApi> {
       leaseMs: config.jobLeaseMs,
       maxFileBytes: config.uploadLimitBytes,
     },
+    container.resolve(tokens.JOB_SIGNAL),
   );
   workers.start();
   const families = Object.fromEntries(

@@ -24,7 +24,7 @@ import { ServerMetrics } from "./observability/metrics.js";
 import { type MetricsServer, startMetricsServer } from "./observability/metrics-server.js";
 import { StoreOutage } from "./observability/store-outage.js";
 import { createRateLimits } from "./rate-limits/rate-limits.js";
-import { AUTHENTICATE_API_KEY, CLOCK, ID_GENERATOR, METRICS } from "./tokens.js";
+import { AUTHENTICATE_API_KEY, CLOCK, ID_GENERATOR, JOB_SIGNAL, METRICS } from "./tokens.js";
 
 export interface RunningServer {
   /** `http://host:port`, with the port actually bound. */
@@ -112,12 +112,19 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     throw error;
   }
   const { port } = server.address() as AddressInfo;
-  const workers = new JobWorkers(store, container.resolve(CLOCK), container.resolve(ID_GENERATOR), logger, {
-    ...DEFAULT_JOB_WORKERS,
-    count: config.backgroundWorkers,
-    leaseMs: config.jobLeaseMs,
-    maxFileBytes: config.uploadLimitBytes,
-  });
+  const workers = new JobWorkers(
+    store,
+    container.resolve(CLOCK),
+    container.resolve(ID_GENERATOR),
+    logger,
+    {
+      ...DEFAULT_JOB_WORKERS,
+      count: config.backgroundWorkers,
+      leaseMs: config.jobLeaseMs,
+      maxFileBytes: config.uploadLimitBytes,
+    },
+    container.resolve(JOB_SIGNAL),
+  );
   workers.start();
   let closing: Promise<void> | undefined;
   return {

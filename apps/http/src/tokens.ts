@@ -9,6 +9,7 @@ import type {
 } from "@service-api/provisioning";
 import type { Logger } from "pino";
 import type { InjectionToken } from "tsyringe";
+import type { JobSignal } from "./background/job-signal.js";
 import type { Config } from "./config.js";
 import type { ServerLifecycle } from "./lifecycle/server-lifecycle.js";
 import type { ServerMetrics } from "./observability/metrics.js";
@@ -24,6 +25,7 @@ export const LIFECYCLE: InjectionToken<ServerLifecycle> = Symbol("ServerLifecycl
 export const RATE_LIMITS: InjectionToken<RateLimits> = Symbol("RateLimits");
 export const METRICS: InjectionToken<ServerMetrics> = Symbol("ServerMetrics");
 export const CLOCK: InjectionToken<Clock> = Symbol("Clock");
+export const JOB_SIGNAL: InjectionToken<JobSignal> = Symbol("JobSignal");
 export const ID_GENERATOR: InjectionToken<IdGenerator> = Symbol("IdGenerator");
 export const TOKEN_HASHER: InjectionToken<TokenHasher> = Symbol("TokenHasher");
 export const TOKEN_GENERATOR: InjectionToken<TokenGenerator> = Symbol("TokenGenerator");

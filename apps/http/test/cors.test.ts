@@ -49,7 +49,7 @@ describe("browsers, answered as Dify's service API answers them (flask-cors)", (
     });
     expect(answer.status).toBe(200);
     expect(answer.text).toBe("");
-    expect(answer.headers.get("allow")).toBe("GET, DELETE, HEAD, OPTIONS");
+    expect(answer.headers.get("allow")).toBe("GET, DELETE, PATCH, HEAD, OPTIONS");
     expect(answer.headers.get("access-control-allow-origin")).toBe(ORIGIN);
     expect(answer.headers.get("access-control-allow-methods")).toBe(METHODS);
     expect(answer.headers.get("access-control-allow-headers")).toBe("Content-Type, authorization");
@@ -70,9 +70,9 @@ describe("browsers, answered as Dify's service API answers them (flask-cors)", (
   });
 
   it("lists OPTIONS in a 405's Allow, with the CORS headers", async () => {
-    const answer = await send(server.url, "PATCH", documentPath(), { origin: ORIGIN });
+    const answer = await send(server.url, "PUT", documentPath(), { origin: ORIGIN });
     expect(answer.status).toBe(405);
-    expect(answer.headers.get("allow")).toBe("GET, DELETE, HEAD, OPTIONS");
+    expect(answer.headers.get("allow")).toBe("GET, DELETE, PATCH, HEAD, OPTIONS");
     expect(answer.headers.get("access-control-allow-origin")).toBe(ORIGIN);
   });
 

@@ -232,6 +232,80 @@ describe("POST /v1/datasets/{dataset_id}/document/create-by-file", () => {
     expect(await documentCount()).toBe(0);
   });
 
+  it("takes only a part named file with a file name as the upload", async () => {
+    const { create, documentCount } = await aKnowledgeBase();
+    const data: FormPart = { name: "data", content: JSON.stringify(AUTOMATIC) };
+    const noName = await create(
+      multipartBody([data, { name: "file", type: "application/octet-stream", content: "x" }]),
+    );
+    expect(noName.body).toMatchObject({ status: 400, code: "no_file_uploaded" });
+    const otherField = await create(
+      multipartBody([data, { name: "attachment", filename: "a.txt", content: "x" }]),
+    );
+    expect(otherField.body).toMatchObject({ status: 400, code: "no_file_uploaded" });
+    const both = await create(
+      multipartBody([
+        data,
+        { name: "file", filename: "a.txt", content: "x" },
+        { name: "attachment", filename: "b.txt", content: "y" },
+      ]),
+    );
+    expect(both.body).toMatchObject({ status: 400, code: "too_many_files" });
+    expect(await documentCount()).toBe(0);
+  });
+
+  it("checks the extension before the size, and answers a chunked upload over the limit", async () => {
+    const { create, documentCount, datasetId, key } = await aKnowledgeBase();
+    const big = "x".repeat(2.5 * 1024 * 1024);
+    expect((await create(uploadForm([{ name: "big.exe", content: big }], AUTOMATIC))).body).toMatchObject({
+      code: "file_extension_blocked",
+    });
+    expect((await create(uploadForm([{ name: "big.pptx", content: big }], AUTOMATIC))).body).toMatchObject({
+      status: 415,
+    });
+    expect((await create(uploadForm([{ name: "big.txt", content: big }], AUTOMATIC))).body).toMatchObject({
+      status: 413,
+      code: "file_too_large",
+    });
+    // No Content-Length: the form is read as it comes, and the answer still reaches the client.
+    const form = uploadForm([{ name: "endless.txt", content: "y".repeat(5 * 1024 * 1024) }], AUTOMATIC);
+    const chunks = [form.body.subarray(0, 1024 * 1024), form.body.subarray(1024 * 1024)];
+    const streamed = await fetch(`${server.url}/v1/datasets/${datasetId}/document/create-by-file`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${key}`, "content-type": form.contentType },
+      body: new ReadableStream({
+        pull(controller) {
+          const chunk = chunks.shift();
+          if (chunk) controller.enqueue(chunk);
+          else controller.close();
+        },
+      }),
+      duplex: "half",
+    } as RequestInit);
+    expect(streamed.status).toBe(413);
+    expect(await streamed.json()).toMatchObject({ code: "file_too_large" });
+    expect(await documentCount()).toBe(0);
+  });
+
+  it("replaces the document an original_document_id names", async () => {
+    const { create, indexed, segments } = await aKnowledgeBase();
+    const first = await create(uploadForm([{ name: "v1.txt", content: "Version one." }], AUTOMATIC));
+    await indexed(first.body.batch);
+    const again = await create(
+      uploadForm([{ name: "v2.txt", content: "Version two." }], {
+        original_document_id: first.body.document.id,
+      }),
+    );
+    expect(again.status).toBe(200);
+    expect(again.body.document).toMatchObject({ id: first.body.document.id, name: "v2.txt" });
+    await indexed(again.body.batch);
+    expect(await segments(first.body.document.id)).toEqual(["Version two."]);
+    const noFile = await create(
+      uploadForm([], { original_document_id: first.body.document.id, ...AUTOMATIC }),
+    );
+    expect(noFile.body).toMatchObject({ status: 400, code: "no_file_uploaded" });
+  });
+
   it("wants a technique on a dataset without one, and a rule when neither the data nor the dataset has one", async () => {
     const { create, documentCount } = await aKnowledgeBase({});
     const file = { name: "a.txt", content: "Text." };

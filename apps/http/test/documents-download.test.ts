@@ -97,7 +97,33 @@ describe("GET /v1/datasets/{dataset_id}/documents/{document_id}/download", () =>
       `attachment; filename="Report _ final.pdf"; filename*=UTF-8''${encodeURIComponent("Report – final.pdf")}`,
     );
     expect(file.headers.get("x-content-type-options")).toBe("nosniff");
-    expect(file.headers.get("content-security-policy")).toBe("sandbox");
+    // A PDF runs in the browser's own viewer, which a sandbox would keep from it.
+    expect(file.headers.get("content-security-policy")).toBeNull();
+  });
+
+  it("shows in place only what runs nothing, without as_attachment; answers HEAD", async () => {
+    const { send, upload, datasetId } = await aKnowledgeBase();
+    const signed = async (name: string, content: string, type?: string) => {
+      const document = await upload(name, content, undefined, type);
+      const { body } = await send("GET", `/datasets/${datasetId}/documents/${document.id}/download`);
+      const url = new URL(onServer(body.url));
+      url.searchParams.delete("as_attachment");
+      return url;
+    };
+    const text = await fetch(await signed("notes.txt", "Plain."));
+    expect(text.headers.get("content-disposition")).toMatch(/^inline; /);
+    expect(text.headers.get("content-type")).toBe("text/plain");
+    const page = await fetch(await signed("page.html", "<script>alert(1)</script>", "text/html"));
+    expect(page.headers.get("content-disposition")).toMatch(/^attachment; /);
+    expect(page.headers.get("content-security-policy")).toBe("sandbox");
+    // A type no header can carry is stored as the extension's.
+    const odd = await fetch(await signed("odd.txt", "Odd.", "text/html\u0001"));
+    expect(odd.status).toBe(200);
+    expect(odd.headers.get("content-type")).toBe("text/plain");
+    const head = await fetch(await signed("head.txt", "Head."), { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe("5");
+    expect(await head.text()).toBe("");
   });
 
   it("signs with the key the database keeps (no SECRET_KEY), as Dify signs", async () => {
@@ -182,19 +208,21 @@ describe("POST /v1/datasets/{dataset_id}/documents/download-zip", () => {
     const pdf = await pdfBytes(["Page."]);
     const second = await upload("c.pdf", pdf);
     const third = await upload("b.txt", "Third.");
+    const drive = await upload("C:notes.txt", "On a drive.");
     // An update by file renames the third document: now two are called a.txt.
     await completed(third.id);
     await upload("a.txt", "Third, renamed.", `/datasets/${datasetId}/documents/${third.id}/update-by-file`);
     const response = await fetch(`${server.url}/v1/datasets/${datasetId}/documents/download-zip`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
-      body: JSON.stringify({ document_ids: [first.id, second.id, third.id, first.id] }),
+      body: JSON.stringify({ document_ids: [first.id, second.id, third.id, first.id, drive.id] }),
     });
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toBe("application/zip");
     expect(response.headers.get("content-disposition")).toContain('filename="documents.zip"');
     const entries = await unzip(Buffer.from(await response.arrayBuffer()));
-    expect([...entries.keys()]).toEqual(["a.txt", "c.pdf", "a (2).txt"]);
+    expect([...entries.keys()]).toEqual(["a.txt", "c.pdf", "a (2).txt", "C_notes.txt"]);
+    expect(entries.get("C_notes.txt")?.toString()).toBe("On a drive.");
     expect(entries.get("a.txt")?.toString()).toBe("First.");
     expect(entries.get("c.pdf")).toEqual(Buffer.from(pdf));
     expect(entries.get("a (2).txt")?.toString()).toBe("Third, renamed.");

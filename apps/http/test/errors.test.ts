@@ -45,7 +45,7 @@ describe("errors", () => {
       [
         "POST",
         `/v1/datasets/${world.dataset.id}/documents/${world.document.id}`,
-        "GET, DELETE, HEAD, OPTIONS",
+        "GET, DELETE, PATCH, HEAD, OPTIONS",
       ],
       ["GET", "/v1/datasets/tags/binding", "POST, OPTIONS"],
       ["PATCH", variablePath(), "PUT, OPTIONS"],

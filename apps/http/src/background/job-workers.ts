@@ -2,6 +2,7 @@ import { defaultExtractionLimits, WorkerThreadTextPipeline } from "@service-api/
 import { IndexDocument, PurgeDeletedDataset, RunNextJob } from "@service-api/application";
 import type { Clock, IdGenerator, Store, TextPipeline } from "@service-api/ports";
 import type { Logger } from "pino";
+import { JobSignal } from "./job-signal.js";
 
 export interface JobWorkerSettings {
   /** Workers this process runs; 0 runs none (another process does the work). */
@@ -33,7 +34,7 @@ export class JobWorkers {
   #stopped = false;
   #running: Promise<void>[] = [];
   #pipeline: TextPipeline | undefined;
-  readonly #wake = new Set<() => void>();
+  readonly #idling = new Set<() => void>();
 
   constructor(
     private readonly store: Store,
@@ -41,6 +42,7 @@ export class JobWorkers {
     private readonly ids: IdGenerator,
     private readonly logger: Logger,
     private readonly settings: JobWorkerSettings = DEFAULT_JOB_WORKERS,
+    private readonly signal: JobSignal = new JobSignal(),
   ) {}
 
   start(): void {
@@ -50,7 +52,7 @@ export class JobWorkers {
   /** Claims no more jobs and waits for the ones under way to end (or stop at their next step). */
   async stop(): Promise<void> {
     this.#stopped = true;
-    for (const wake of this.#wake) wake();
+    for (const cancel of [...this.#idling]) cancel();
     await Promise.all(this.#running);
     await this.#pipeline?.close();
   }
@@ -111,17 +113,12 @@ export class JobWorkers {
     });
   }
 
-  #idle(): Promise<void> {
+  /** Waits for the next poll, or for a job this process queued (`JobSignal`), or for `stop`. */
+  async #idle(): Promise<void> {
     const { pollMs } = this.settings;
-    return new Promise((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        this.#wake.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, pollMs + Math.random() * pollMs * 0.2);
-      timer.unref();
-      this.#wake.add(wake);
-    });
+    const { done, cancel } = this.signal.wait(pollMs + Math.random() * pollMs * 0.2);
+    this.#idling.add(cancel);
+    await done;
+    this.#idling.delete(cancel);
   }
 }

@@ -1,6 +1,7 @@
 import type { Clock, IdGenerator, Repositories, Store } from "@service-api/ports";
 import type { InjectionToken } from "tsyringe";
 import type { Operation } from "../api/operation.js";
+import type { JobSignal } from "../background/job-signal.js";
 import type { Config } from "../config.js";
 
 /** What a family's use cases are built from. */
@@ -10,6 +11,8 @@ export interface FamilyContext {
   clock: Clock;
   ids: IdGenerator;
   config: Config;
+  /** Told when a use case has queued a background job, so this process's workers take it at once. */
+  jobSignal: JobSignal;
 }
 
 /**

@@ -23,9 +23,11 @@ export const formLimitBytes = (fileBytes: number) => fileBytes + FORM_LIMITS.fie
 
 /**
  * Reads a `multipart/form-data` body into `req.body` (an `UploadForm`), by busboy, bounded: the
- * first file up to `fileBytes` (one byte more is a 413 `tooLarge`, answered at once), later files
- * counted and dropped unread, text fields up to 1 MB in all, at most 64 parts. A body that is not a
- * form is an empty form (the use case says what it lacks). A malformed one is a 400.
+ * first part named `file` kept up to `fileBytes` (past it, `truncated`: the use case answers 413 in
+ * its turn), other file parts counted and dropped unread, text fields up to 1 MB in all, at most 64
+ * parts. A part is a file when it has a file name, as Werkzeug reads it. A body declared over the
+ * form's limit is `tooLarge` at once; one that is not a form is an empty form (the use case says
+ * what it lacks); a malformed one is a 400.
  */
 export function multipartForm(fileBytes: number, tooLarge: () => Error): RequestHandler {
   return (req, _res, next) => {
@@ -39,24 +41,24 @@ export function multipartForm(fileBytes: number, tooLarge: () => Error): Request
       parser = Busboy({
         headers: req.headers as never,
         preservePath: true,
+        isPartAFile: (_field, _type, filename) => filename !== undefined,
         limits: { parts: FORM_LIMITS.parts, fieldSize: FORM_LIMITS.fieldBytes, fileSize: fileBytes },
       });
     } catch {
       return next(new HttpError(400, "bad_request", "The multipart body has no boundary."));
     }
-    readForm(req, parser, tooLarge, new AsyncResource("service-api.multipart-form"), next);
+    readForm(req, parser, new AsyncResource("service-api.multipart-form"), next);
   };
 }
 
 function readForm(
   req: Request,
   parser: BusboyInstance,
-  tooLarge: () => Error,
   callersContext: AsyncResource,
   next: (error?: unknown) => void,
 ): void {
   const form: UploadForm = { files: [], fields: {} };
-  const firstFile: Buffer[] = [];
+  let source: { file: SentFile; chunks: Buffer[] } | undefined;
   let fieldBytes = 0;
   let settled = false;
   const settle = (error?: unknown) => {
@@ -65,28 +67,36 @@ function readForm(
     req.unpipe(parser);
     req.off("close", onClose);
     if (error === undefined) {
-      if (form.files[0]) form.files[0].bytes = Buffer.concat(firstFile);
+      if (source) source.file.bytes = Buffer.concat(source.chunks);
       req.body = form;
-    } else req.pause();
+    } else {
+      // What the client still sends is read and dropped: the answer reaches a client that sends
+      // its whole body first (the error handler closes a large one's connection, lingering).
+      req.resume();
+    }
     callersContext.runInAsyncScope(next, null, error);
   };
   const malformed = () => settle(new HttpError(400, "bad_request", "The multipart body is malformed."));
-  const fieldsTooLarge = () => settle(new HttpError(413, "request_entity_too_large", TOO_LARGE));
   const onClose = () => {
     if (!req.complete) settle(new HttpError(400, "bad_request", REQUEST_ABORTED));
   };
-  parser.on("file", (_field, stream, name, _encoding, mimeType) => {
-    // A second file is refused whole (too_many_files): its bytes are not kept.
-    const first = form.files.length === 0;
-    form.files.push({ name, mimeType, bytes: new Uint8Array(0) });
+  parser.on("file", (field, stream, name, _encoding, mimeType) => {
+    const file: SentFile = { field, name, mimeType, bytes: new Uint8Array(0) };
+    form.files.push(file);
     stream.on("error", malformed);
-    if (!first) return void stream.resume();
-    stream.on("data", (chunk: Buffer) => firstFile.push(chunk));
-    stream.on("limit", () => settle(tooLarge()));
+    // Only the first part named `file` is the upload; any other file is counted (too_many_files).
+    if (field !== "file" || source) return void stream.resume();
+    source = { file, chunks: [] };
+    const { chunks } = source;
+    stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+    stream.on("limit", () => {
+      file.truncated = true;
+    });
   });
   parser.on("field", (name, value, _nameTruncated, valueTruncated) => {
     fieldBytes += Buffer.byteLength(value);
-    if (valueTruncated || fieldBytes > FORM_LIMITS.fieldBytes) return fieldsTooLarge();
+    if (valueTruncated || fieldBytes > FORM_LIMITS.fieldBytes)
+      return settle(new HttpError(413, "request_entity_too_large", TOO_LARGE));
     if (!Object.hasOwn(form.fields, name)) form.fields[name] = value;
   });
   parser.on("partsLimit", () =>

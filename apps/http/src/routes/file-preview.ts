@@ -7,6 +7,12 @@ import { firstQueryValue, pathId } from "../http/params.js";
 import { queryOf } from "../http/query.js";
 import { attachment } from "../http/zip-response.js";
 
+/**
+ * Types a browser may show in place: the rest (a page, an SVG, XML: what could run script) is
+ * always downloaded. A PDF gets no sandbox, which would keep the browser's own viewer from it.
+ */
+const INLINE = /^(?:text\/(?:plain|csv|markdown|vtt)|application\/pdf|image\/(?:png|jpeg|gif|webp))$/;
+
 /** Where a signed file URL leads, relative to where the routes are mounted (Dify's path). */
 export const FILE_PREVIEW_PATH = "/files/{file_id}/file-preview";
 
@@ -14,8 +20,8 @@ export const FILE_PREVIEW_PATH = "/files/{file_id}/file-preview";
  * `GET /files/{file_id}/file-preview?timestamp&nonce&sign`: a document's file, as uploaded, to
  * whoever holds a URL this server signed (no API key), while it has not expired (`FILES_ACCESS_TIMEOUT`)
  * and a document of a dataset in service names the file. A bad or expired signature is 403; a file
- * no longer served, 404. Served with its type, never sniffed, and sandboxed: an uploaded page runs
- * no script in this origin.
+ * no longer served, 404. Served with its type, never sniffed, sandboxed, and shown in place only
+ * when it is of a type that runs nothing: an uploaded page runs no script in this origin.
  */
 export function filePreviewRoute(container: DependencyContainer, prefix = ""): PathRoute {
   const path = `${prefix}${FILE_PREVIEW_PATH}`;
@@ -38,13 +44,14 @@ export function filePreviewRoute(container: DependencyContainer, prefix = ""): P
             if (!(await fileUrls.verify(fileId, signature)))
               throw new HttpError(403, "forbidden", "The file's signature is invalid or has expired.");
             const { file, bytes } = await readSignedFile.execute(fileId);
-            const disposition = firstQueryValue(query.as_attachment) === "true" ? "attachment" : "inline";
+            const type = file.mimeType || "application/octet-stream";
+            const inline = firstQueryValue(query.as_attachment) !== "true" && INLINE.test(type);
             res.writeHead(200, {
-              "Content-Type": file.mimeType || "application/octet-stream",
+              "Content-Type": type,
               "Content-Length": bytes.byteLength,
-              "Content-Disposition": attachment(file.name, disposition),
+              "Content-Disposition": attachment(file.name, inline ? "inline" : "attachment"),
               "X-Content-Type-Options": "nosniff",
-              "Content-Security-Policy": "sandbox",
+              ...(type !== "application/pdf" && { "Content-Security-Policy": "sandbox" }),
               "Cache-Control": "private, no-store",
             });
             res.end(bytes);

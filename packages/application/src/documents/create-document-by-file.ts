@@ -12,6 +12,7 @@ import type { Clock, IdGenerator, Store } from "@service-api/ports";
 import { checkedDataset } from "../datasets/open-dataset.js";
 import { ensureInput, ensureStorableText } from "../input-checks.js";
 import { technique } from "./document-technique.js";
+import { updateDocument } from "./document-update.js";
 import { createDocument, type DocumentLimits, type QueuedDocument } from "./new-document.js";
 import { fileUpload } from "./text-document.js";
 
@@ -30,6 +31,8 @@ export interface CreateDocumentByFileInput {
   docForm?: DocForm;
   docLanguage?: string;
   indexingTechnique?: IndexingTechnique | null;
+  /** A document of the dataset this file replaces, as update-by-file would (Dify's create does so). */
+  originalDocumentId?: string | null;
 }
 
 /**
@@ -37,7 +40,8 @@ export interface CreateDocumentByFileInput {
  * background, all in one transaction. In Dify's order: the dataset, the technique (required when
  * the dataset has none), the file (one, named, of an accepted extension, within the limit), the
  * rule read and checked, a rule required when neither the request nor the dataset has one, then
- * what a create by text checks (`createDocument`).
+ * what a create by text checks (`createDocument`). With `original_document_id`, the file replaces
+ * that document as an update by file does, after the same first checks.
  */
 export class CreateDocumentByFile {
   constructor(
@@ -60,13 +64,22 @@ export class CreateDocumentByFile {
     const checked = read ? validateProcessRule(sent) : undefined;
     if (checked && !checked.ok) throw new InvalidParamError("process_rule", checked.message);
     const { store, ids, clock, limits } = this;
+    const upload = (createdBy: string) => fileUpload(admitted, createdBy, ids, clock);
+    if (input.originalDocumentId)
+      return updateDocument({ store, ids, clock, limits }, input.workspaceId, dataset, {
+        documentId: input.originalDocumentId,
+        requested: checked?.ok ? checked.rule : undefined,
+        docForm: input.docForm,
+        docLanguage: input.docLanguage,
+        upload,
+      });
     return createDocument({ store, ids, clock, limits }, input, dataset, {
       kind: "create-by-file",
       requested: checked?.ok ? checked.rule : (sent as null | undefined),
       docForm: input.docForm,
       docLanguage: input.docLanguage,
       indexingTechnique,
-      upload: (createdBy) => fileUpload(admitted, createdBy, ids, clock),
+      upload,
     });
   }
 }

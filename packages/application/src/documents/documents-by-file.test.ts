@@ -187,6 +187,27 @@ describe("documents created by file", () => {
   });
 });
 
+describe("a create by file naming an original document", () => {
+  it("replaces that document as an update would, after a create's own first checks", async () => {
+    const { world, create, worker, scope } = await aKnowledgeBase();
+    const first = await create.execute({
+      ...scope,
+      files: [file("old.txt", "Old.")],
+      processRule: AUTOMATIC,
+    });
+    await worker.execute();
+    const original = { originalDocumentId: first.document.id };
+    await expect(create.execute({ ...scope, ...original, files: [] })).rejects.toThrow(NoFileUploadedError);
+    await expect(create.execute({ ...scope, ...original, files: [file("x.html")] })).rejects.toThrow(
+      UnsupportedFileTypeError,
+    );
+    const replaced = await create.execute({ ...scope, ...original, files: [file("new.txt", "New.")] });
+    expect(replaced.document).toMatchObject({ id: first.document.id, name: "new.txt" });
+    expect(replaced.batch).toBe(first.batch);
+    expect(await world.documents.findUploadFile(first.document.uploadFileId!)).toBeUndefined();
+  });
+});
+
 describe("documents updated by file", () => {
   it("replaces the document's file and name, keeps its batch, and deletes the old file", async () => {
     const { world, create, update, worker, scope } = await aKnowledgeBase();
@@ -248,6 +269,10 @@ describe("documents updated by file", () => {
       UnsupportedFileTypeError,
     );
     await expect(refusal({ files: [] })).rejects.toThrow(SOURCE_OR_RULE_REQUIRED);
+    // A file part not named `file` is no new file.
+    await expect(refusal({ files: [{ ...file("b.txt"), field: "attachment" }] })).rejects.toThrow(
+      SOURCE_OR_RULE_REQUIRED,
+    );
     await expect(refusal({ documentId: missing })).rejects.toThrow("Document not found.");
     await world.documents.save({ ...before.documents[0]!, enabled: false });
     await expect(refusal({})).rejects.toThrow("Document is not available");

@@ -3,6 +3,7 @@ import {
   type DocForm,
   InvalidParamError,
   type SentFile,
+  sendsUpload,
   validateProcessRule,
 } from "@service-api/domain";
 import type { Clock, IdGenerator, Store } from "@service-api/ports";
@@ -18,7 +19,7 @@ export interface UpdateDocumentByFileInput {
   workspaceId: string;
   datasetId: string;
   documentId: string;
-  /** The request's files: none keeps the document's file; two are refused. */
+  /** The request's files: none named `file` keeps the document's file; two are refused. */
   files: readonly SentFile[];
   /** The `data` part's `process_rule` as sent; undefined or null when it has none. */
   processRule?: unknown;
@@ -44,7 +45,8 @@ export class UpdateDocumentByFile {
     ensureInput(input);
     ensureStorableText(input.docLanguage, "doc_language");
     const dataset = await checkedDataset(this.store.repositories.datasets, input);
-    const admitted = input.files.length === 0 ? undefined : admitUpload(input.files, this.limits.uploads);
+    // Dify looks at the files only when one is named `file`: another part alone is no new file.
+    const admitted = sendsUpload(input.files) ? admitUpload(input.files, this.limits.uploads) : undefined;
     if (admitted) ensureStorableText(admitted.storedName, "file");
     const sentRule = input.processRule ?? undefined;
     if (!admitted && sentRule === undefined)

@@ -18,9 +18,10 @@ describe("archiveNames", () => {
   });
 
   it("keeps every entry at the archive's root", () => {
-    expect(archiveNames(["../../etc/passwd", "a\\b.txt", "", "..", ".env"])).toEqual([
+    expect(archiveNames(["../../etc/passwd", "a\\b.txt", "C:notes.txt", "", "..", ".env"])).toEqual([
       ".._.._etc_passwd",
       "a_b.txt",
+      "C_notes.txt",
       "file",
       "_",
       ".env",

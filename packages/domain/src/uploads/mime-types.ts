@@ -15,15 +15,19 @@ const BY_EXTENSION: Record<string, string> = {
   xls: "application/vnd.ms-excel",
 };
 
+/** A MIME type as a header may carry it: a type and a subtype of token characters, no parameter. */
+const MIME_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/;
+
 /** Types that say nothing of a file: a client's default, or a multipart part's without one. */
 const GENERIC = new Set(["", "application/octet-stream", "text/plain"]);
 
 /**
  * The MIME type an upload is stored and served with: the one it was sent with, unless that says
- * nothing of it (then its extension's).
+ * nothing of it or is no MIME type a header can carry (then its extension's).
  */
 export function uploadMimeType(sent: string | undefined, extension: string): string {
-  const type = sent?.trim().toLowerCase() ?? "";
+  const given = sent?.trim().toLowerCase() ?? "";
+  const type = MIME_TYPE.test(given) ? given : "";
   if (!GENERIC.has(type)) return type;
   return BY_EXTENSION[extension] ?? (type || "application/octet-stream");
 }

@@ -59,6 +59,19 @@ describe("admitUpload", () => {
     expect(() => admitUpload([file("a.txt", 11)], rules)).toThrow(FileTooLargeError);
   });
 
+  it("takes the part named file as the upload, and counts every file part", () => {
+    const attachment = { ...file("a.txt"), field: "attachment" };
+    expect(() => admitUpload([attachment], rules)).toThrow(NoFileUploadedError);
+    expect(() => admitUpload([{ ...file("a.txt"), field: "file" }, attachment], rules)).toThrow(TooManyFilesError);
+    expect(admitUpload([{ ...file("a.txt"), field: "file" }], rules).storedName).toBe("a.txt");
+  });
+
+  it("refuses a file cut off at the limit as too large, in its turn after the extension", () => {
+    const cut = { ...file("a.txt", 10), truncated: true };
+    expect(() => admitUpload([cut], rules)).toThrow(FileTooLargeError);
+    expect(() => admitUpload([{ ...cut, name: "a.exe" }], rules)).toThrow(BlockedFileExtensionError);
+  });
+
   it("says the limit in MB", () => {
     expect(() =>
       admitUpload([file("a.txt", 16 * 1024 * 1024)], { ...rules, maxBytes: 15 * 1024 * 1024 }),
@@ -76,5 +89,9 @@ describe("uploadMimeType", () => {
     expect(uploadMimeType(undefined, "md")).toBe("text/markdown");
     expect(uploadMimeType("text/plain", "txt")).toBe("text/plain");
     expect(uploadMimeType(undefined, "zzz")).toBe("application/octet-stream");
+    // No type a header could carry: the extension's.
+    expect(uploadMimeType("text/html\u0001", "txt")).toBe("text/plain");
+    expect(uploadMimeType("text/html; charset=utf-8", "html")).toBe("text/html");
+    expect(uploadMimeType("imagé/png", "pdf")).toBe("application/pdf");
   });
 });

@@ -10,10 +10,14 @@ import {
 
 /** A file as a multipart request carries it: the part's file name, MIME type and bytes. */
 export interface SentFile {
+  /** The part's field name; the upload is the part named `file` (undefined: taken as `file`). */
+  field?: string;
   name: string;
   /** The part's `Content-Type`; undefined when it gave none. */
   mimeType: string | undefined;
   bytes: Uint8Array;
+  /** The file was over the size limit: only its first bytes were kept. */
+  truncated?: boolean;
 }
 
 /** What a dataset accepts: the extensions read, those the operator blocked, the size limit. */
@@ -49,12 +53,17 @@ export function storedUploadName(name: string, extension: string): string {
   return `${stem}.${extension}`;
 }
 
+/** Whether the request's files hold the upload: a part named `file`. */
+export const sendsUpload = (files: readonly SentFile[]) =>
+  files.some((file) => (file.field ?? "file") === "file");
+
 /**
- * The request's one file, checked in Dify's order (`FileService.upload_file`): one file, a name,
- * no path in it, an extension not blocked and accepted, within the size limit.
+ * The request's one file, checked in Dify's order (its controller, then `FileService.upload_file`):
+ * a part named `file`, no other file, a name, no path in it, an extension not blocked and
+ * accepted, within the size limit.
  */
 export function admitUpload(files: readonly SentFile[], rules: UploadRules): AdmittedFile {
-  if (files.length === 0) throw new NoFileUploadedError();
+  if (!sendsUpload(files)) throw new NoFileUploadedError();
   if (files.length > 1) throw new TooManyFilesError();
   const file = files[0]!;
   if (file.name === "") throw new FilenameNotExistsError();
@@ -62,6 +71,6 @@ export function admitUpload(files: readonly SentFile[], rules: UploadRules): Adm
   const extension = extensionOf(file.name);
   if (rules.blocked.includes(extension)) throw new BlockedFileExtensionError();
   if (!rules.accepted.includes(extension)) throw new UnsupportedFileTypeError();
-  if (file.bytes.byteLength > rules.maxBytes) throw new FileTooLargeError(rules.maxBytes);
+  if (file.truncated || file.bytes.byteLength > rules.maxBytes) throw new FileTooLargeError(rules.maxBytes);
   return { ...file, storedName: storedUploadName(file.name, extension), extension };
 }

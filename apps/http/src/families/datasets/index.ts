@@ -7,6 +7,7 @@ import {
   UpdateDataset,
 } from "@service-api/application";
 import type { InjectionToken } from "tsyringe";
+import { notifying } from "../../background/job-signal.js";
 import { defineFamily } from "../family.js";
 import { datasetOperations } from "./operations.js";
 
@@ -24,13 +25,13 @@ export interface DatasetUseCases {
 export const datasetsFamily = defineFamily({
   name: "datasets",
   token: Symbol("DatasetUseCases") as InjectionToken<DatasetUseCases>,
-  useCases: ({ store, repositories, ids, clock }) => ({
+  useCases: ({ store, repositories, ids, clock, jobSignal }) => ({
     listDatasets: new ListDatasets(repositories.datasets),
     getDataset: new GetDataset(repositories.datasets),
     openDataset: new OpenDataset(repositories.datasets),
     createDataset: new CreateDataset(repositories.datasets, repositories.workspaces, ids, clock),
     updateDataset: new UpdateDataset(repositories.datasets, repositories.workspaces, clock),
-    deleteDataset: new DeleteDataset(store, ids, clock),
+    deleteDataset: notifying(new DeleteDataset(store, ids, clock), jobSignal),
   }),
   operations: datasetOperations,
 });

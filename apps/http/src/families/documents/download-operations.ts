@@ -53,7 +53,7 @@ export function downloadOperations(useCases: DocumentUseCases): Operation[] {
       notFound(UPLOADED_FILE_NOT_FOUND),
     ],
     async handle({ workspaceId, params }) {
-      const file = await useCases.getDocumentFiles.one({
+      const file = await useCases.getDocumentFile.execute({
         workspaceId,
         datasetId: params.dataset_id,
         documentId: params.document_id,
@@ -88,7 +88,7 @@ export function downloadOperations(useCases: DocumentUseCases): Operation[] {
       notFound(UPLOADED_FILE_NOT_FOUND),
     ],
     handle({ workspaceId, params, body }) {
-      return useCases.getDocumentFiles.many({
+      return useCases.getDocumentFiles.execute({
         workspaceId,
         datasetId: params.dataset_id,
         documentIds: body.document_ids,

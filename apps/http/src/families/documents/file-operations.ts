@@ -32,7 +32,7 @@ const refusal = (error: { code: string; message: string }, status: number): Erro
   message: error.message,
 });
 
-/** How an upload is refused, in the order it is checked. */
+/** How an upload is refused (after its `data`), in the order it is checked. */
 const FILE_REFUSALS = [
   refusal(new NoFileUploadedError(), 400),
   refusal(new TooManyFilesError(), 400),
@@ -85,17 +85,12 @@ export function fileOperations(useCases: DocumentUseCases): Operation[] {
         docForm: body.doc_form as never,
         docLanguage: body.doc_language,
       };
-      const queued = body.original_document_id
-        ? await useCases.updateDocumentByFile.execute({
-            ...scope,
-            ...settings,
-            documentId: pathId(body.original_document_id),
-          })
-        : await useCases.createDocumentByFile.execute({
-            ...scope,
-            ...settings,
-            indexingTechnique: body.indexing_technique,
-          });
+      const queued = await useCases.createDocumentByFile.execute({
+        ...scope,
+        ...settings,
+        indexingTechnique: body.indexing_technique,
+        originalDocumentId: body.original_document_id ? pathId(body.original_document_id) : undefined,
+      });
       return presentQueued(queued, scope);
     },
   });

@@ -6,6 +6,7 @@ import {
   type DocumentListItem,
   documentListingOf,
   GetDocument,
+  GetDocumentFile,
   GetDocumentFiles,
   GetIndexingStatus,
   ListDocuments,
@@ -16,6 +17,7 @@ import {
 } from "@service-api/application";
 import { type Document, ensureDatasetServesApi } from "@service-api/domain";
 import type { InjectionToken } from "tsyringe";
+import { notifying } from "../../background/job-signal.js";
 import { SignedFileUrls } from "../../files/signed-file-urls.js";
 import { defineFamily } from "../family.js";
 import { downloadOperations } from "./download-operations.js";
@@ -33,6 +35,7 @@ export interface DocumentUseCases {
   createDocumentByFile: CreateDocumentByFile;
   updateDocumentByFile: UpdateDocumentByFile;
   getIndexingStatus: GetIndexingStatus;
+  getDocumentFile: GetDocumentFile;
   getDocumentFiles: GetDocumentFiles;
   readSignedFile: ReadSignedFile;
   /** Signs and checks file URLs (`SECRET_KEY`, `FILES_URL`, `FILES_ACCESS_TIMEOUT`). */
@@ -50,7 +53,7 @@ export interface DocumentUseCases {
 export const documentsFamily = defineFamily({
   name: "documents",
   token: Symbol("DocumentUseCases") as InjectionToken<DocumentUseCases>,
-  useCases: ({ store, repositories, clock, ids, config }) => {
+  useCases: ({ store, repositories, clock, ids, config, jobSignal }) => {
     const { documents, datasets } = repositories;
     const limits = { maxSegmentationLength: config.maxSegmentationLength };
     const fileLimits = {
@@ -66,11 +69,12 @@ export const documentsFamily = defineFamily({
       listDocuments: new ListDocuments(documents, datasets),
       deleteDocument: new DeleteDocument(documents, datasets),
       updateDocumentStatus: new UpdateDocumentStatus(store, clock),
-      createDocumentByText: new CreateDocumentByText(store, ids, clock, limits),
-      updateDocumentByText: new UpdateDocumentByText(store, ids, clock, limits),
-      createDocumentByFile: new CreateDocumentByFile(store, ids, clock, fileLimits),
-      updateDocumentByFile: new UpdateDocumentByFile(store, ids, clock, fileLimits),
+      createDocumentByText: notifying(new CreateDocumentByText(store, ids, clock, limits), jobSignal),
+      updateDocumentByText: notifying(new UpdateDocumentByText(store, ids, clock, limits), jobSignal),
+      createDocumentByFile: notifying(new CreateDocumentByFile(store, ids, clock, fileLimits), jobSignal),
+      updateDocumentByFile: notifying(new UpdateDocumentByFile(store, ids, clock, fileLimits), jobSignal),
       getIndexingStatus: new GetIndexingStatus(datasets, documents),
+      getDocumentFile: new GetDocumentFile(datasets, documents),
       getDocumentFiles: new GetDocumentFiles(datasets, documents, repositories.files),
       readSignedFile: new ReadSignedFile(documents, repositories.files),
       fileUrls: new SignedFileUrls({
