@@ -1,6 +1,6 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { DEMO, demoWorkspaceFile } from "@service-api/provisioning";
+import { DEMO, demoWorkspaceFile, type ImportFileInput } from "@service-api/provisioning";
 import { afterEach, describe, expect, it } from "vitest";
 import { scratch } from "./support/cli.js";
 
@@ -110,6 +110,12 @@ describe("service-api import and export", () => {
     expect((await source.run(["export", "out.json"])).code).toBe(0);
     const exported = readFileSync(join(source.directory, "out.json"), "utf8");
     expect(exported).toMatch(/"sha256:[0-9a-f]{64}"/);
+    // The demo's document created by text carries its file's bytes: its text, its segments apart.
+    const { documents } = (JSON.parse(exported) as ImportFileInput).workspaces[0]!.datasets![0]!;
+    const faq = documents!.find((document) => document.name === "faq.txt")!;
+    expect(Buffer.from(faq.upload_file!.content_base64!, "base64").toString("utf8")).toBe(
+      faq.segments!.map((segment) => segment.content).join("\n\n"),
+    );
 
     const target = await place();
     writeFileSync(join(target.directory, "in.json"), exported);

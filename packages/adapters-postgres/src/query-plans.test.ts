@@ -169,7 +169,7 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
-      const { workspaces, datasets, documents } = store.repositories;
+      const { workspaces, datasets, documents, segments } = store.repositories;
       const workspace = aWorkspace();
       await workspaces.save(workspace);
       const dataset = aDataset(workspace.id);
@@ -195,7 +195,8 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
       );
       expect(pages.map((page) => page.length)).toEqual([200, 200]);
       const chunkStatements = statements.length;
-      await record(() => documents.listChunksOf(pages[1]!.map((document) => document.id)));
+      await record(() => segments.listOfDocuments(pages[1]!.map((document) => document.id)));
+      expect(statements.length - chunkStatements).toBe(2);
       // Planned for these values, and for any (the generic plan a named statement ends up with).
       for (const { sql, parameters } of statements.slice(0, chunkStatements)) {
         const values = (parameters as unknown[]).map((value) => client.escapeLiteral(String(value)));
@@ -213,8 +214,9 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
           }
         }
       }
-      // A page's chunks, a fair share of this small table, may be read by a scan; with scans priced
-      // out, the index must serve the statement's condition (as it does at scale), then a sort.
+      // A page's segments (and their child chunks), a fair share of this small table, may be read
+      // by a scan; with scans priced out, the index must serve each statement's condition (as it
+      // does at scale), then a sort.
       await client.query("set enable_seqscan = off");
       for (const { sql, parameters } of statements.slice(chunkStatements)) {
         const plan = await planOf(client, sql, parameters);

@@ -40,6 +40,7 @@ async function readEverything() {
     conversations,
     rateLimits,
     secrets,
+    segments,
   } = store.repositories;
   const workspace = aWorkspace();
   await workspaces.save(workspace);
@@ -177,8 +178,8 @@ async function readEverything() {
   await documents.listInDatasetAfter(dataset.id, document, 200);
   positionReads.end = reads.length;
   await documents.listChunks(document.id);
-  await documents.listChunksOf([document.id]);
-  await documents.listChunksOf(Array.from({ length: 200 }, (_, index) => `${document.id}-${index}`));
+  await segments.listOfDocuments([document.id]);
+  await segments.listOfDocuments(Array.from({ length: 200 }, (_, index) => `${document.id}-${index}`));
   await tags.listInWorkspace(workspace.id);
   await apps.listInWorkspace(workspace.id);
   await endUsers.findById(endUser.id);

@@ -86,11 +86,6 @@ export interface DocumentRepository {
    */
   saveChunks(chunks: readonly Chunk[]): Promise<string[]>;
   /**
-   * Makes these the document's only chunks: others of the document are deleted. Returns, unwritten,
-   * those whose id is another document's chunk, as `saveChunks` does.
-   */
-  replaceChunks(documentId: string, chunks: readonly Chunk[]): Promise<string[]>;
-  /**
    * Inserts or replaces the document (a create, or a reuse of one of the same name) as queued for
    * indexing by the job `jobId`, which becomes its indexing job: a job queued for it before is no
    * longer current. Its segments stay as they are until the job publishes new ones.
@@ -195,11 +190,6 @@ export interface DocumentRepository {
   ): Promise<{ dataset: Dataset | undefined; items: DocumentListing[]; total: number }>;
   /** The document's chunks, by position then id. */
   listChunks(documentId: string): Promise<Chunk[]>;
-  /**
-   * The chunks of each of these documents, as `listChunks` gives them, read together: every id
-   * given is a key, one without chunks (or no document) maps to []. Ids given twice are read once.
-   */
-  listChunksOf(documentIds: readonly string[]): Promise<Map<string, Chunk[]>>;
   /** Count, total hit count and total characters of the document's chunks (all zero without chunks). */
   chunkStats(documentId: string): Promise<ChunkStats>;
   /** Number of documents in the dataset. */

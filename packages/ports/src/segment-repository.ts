@@ -16,9 +16,17 @@ export interface IndexingFence {
   holder: string;
 }
 
+/** A document's segments and their child chunks, as `listOfDocument` and `listChildrenOfDocument` give them. */
+export interface DocumentSegments {
+  /** By position, then id. */
+  segments: Segment[];
+  /** By their segment's position, then position, then id. */
+  children: ChildChunk[];
+}
+
 /**
  * The segments of documents (chunks grown to Dify's segment) and their child chunks, as indexing
- * writes them. A document's indexing job is the one it was last queued with
+ * writes them and as an import and an export carry them. A document's indexing job is the one it was last queued with
  * (`DocumentRepository.queueForIndexing`); a job queued for a version replaced or deleted since is
  * not current, and what it would write is not written.
  */
@@ -41,4 +49,23 @@ export interface SegmentRepository {
   listOfDocument(documentId: string): Promise<Segment[]>;
   /** The document's child chunks, by segment position, then position, then id. */
   listChildrenOfDocument(documentId: string): Promise<ChildChunk[]>;
+  /**
+   * The segments and child chunks of each of these documents, read together (an export's page of
+   * documents): every id given is a key, one without segments (or no document) maps to empty lists.
+   * Ids given twice are read once.
+   */
+  listOfDocuments(documentIds: readonly string[]): Promise<Map<string, DocumentSegments>>;
+  /**
+   * Makes these, every field as given, the document's only segments and child chunks (an import):
+   * the document's others go. The document must exist; each child's `segmentId` names one of
+   * `segments`, and every segment and child names the document. A segment or child chunk whose id
+   * another document's holds is not written (neither ever moves), nor are the children of a
+   * segment not written: the ids held elsewhere are returned, segments' first, in the order given;
+   * the rest is written. All of it lands together: in the caller's transaction, or one of its own.
+   */
+  replaceForImport(
+    documentId: string,
+    segments: readonly Segment[],
+    children: readonly ChildChunk[],
+  ): Promise<string[]>;
 }

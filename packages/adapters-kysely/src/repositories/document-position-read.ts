@@ -1,9 +1,8 @@
 import type { Chunk, Document } from "@service-api/domain";
 import type { DocumentPlace } from "@service-api/ports";
 import type { Kysely, Selectable } from "kysely";
-import { compiledForIds, compiledRead } from "../compiled-read.js";
+import { compiledRead } from "../compiled-read.js";
 import type { ChunkTable, DatabaseSchema } from "../schema.js";
-import type { SqlFeatures } from "../sql-features.js";
 import { documentFromRow } from "./document-rows.js";
 
 /** The dataset's first documents in position order: the head of `documents_by_dataset_position`. */
@@ -59,28 +58,6 @@ export const chunkFromRow = (row: ChunkRow): Chunk => ({
   content: row.content,
   hitCount: row.hit_count,
 });
-
-/**
- * The chunks of several documents, in each one's order: ordered as a whole, a document's chunks
- * keep their order when parted by document. The sort is of these documents' chunks only.
- */
-const chunksOfDocuments = compiledForIds((db, among) =>
-  db.selectFrom("chunks").select(CHUNK_COLUMNS).where(among("document_id")).orderBy("position").orderBy("id"),
-);
-
-/** `DocumentRepository.listChunksOf`'s read: one statement for all the documents. */
-export async function readChunksOf(
-  db: Kysely<DatabaseSchema>,
-  features: SqlFeatures,
-  documentIds: readonly string[],
-): Promise<Map<string, Chunk[]>> {
-  const unique = [...new Set(documentIds)];
-  const chunks = new Map(unique.map((id) => [id, [] as Chunk[]]));
-  if (unique.length === 0) return chunks;
-  for (const row of await chunksOfDocuments(db, features, unique))
-    chunks.get(row.document_id)?.push(chunkFromRow(row));
-  return chunks;
-}
 
 /** The dataset's greatest document position (0 without documents): the end of its index entries. */
 export async function readLastPosition(db: Kysely<DatabaseSchema>, datasetId: string): Promise<number> {

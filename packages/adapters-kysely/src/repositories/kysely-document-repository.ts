@@ -19,7 +19,6 @@ import { documentCount, readDocumentPage, readDocumentPageWithDataset } from "./
 import {
   CHUNK_COLUMNS,
   chunkFromRow,
-  readChunksOf,
   readDocumentsAfter,
   readLastPosition,
 } from "./document-position-read.js";
@@ -232,11 +231,6 @@ export class KyselyDocumentRepository implements DocumentRepository {
     return chunks.map((chunk) => chunk.id).filter((id) => !writtenIds.has(id));
   }
 
-  async replaceChunks(documentId: string, chunks: readonly Chunk[]): Promise<string[]> {
-    await this.db.deleteFrom("chunks").where("document_id", "=", documentId).execute();
-    return this.saveChunks(chunks);
-  }
-
   async listInDataset(datasetId: string): Promise<Document[]> {
     const rows = await this.db
       .selectFrom("documents")
@@ -261,10 +255,6 @@ export class KyselyDocumentRepository implements DocumentRepository {
       .orderBy("id")
       .execute();
     return rows.map(chunkFromRow);
-  }
-
-  listChunksOf(documentIds: readonly string[]) {
-    return readChunksOf(this.db, this.features, documentIds);
   }
 
   async findInDataset(datasetId: string, documentId: string): Promise<Document | undefined> {

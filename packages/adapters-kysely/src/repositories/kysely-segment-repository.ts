@@ -1,6 +1,7 @@
 import type { ChildChunk, Segment } from "@service-api/domain";
-import type { IndexingFence, IndexingPatch, SegmentRepository } from "@service-api/ports";
+import type { DocumentSegments, IndexingFence, IndexingPatch, SegmentRepository } from "@service-api/ports";
 import type { Kysely } from "kysely";
+import { compiledForIds } from "../compiled-read.js";
 import type { DatabaseSchema } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { indexingPatchColumns, writeWhileFenced } from "./document-indexing.js";
@@ -13,6 +14,19 @@ function* inBatches<Item>(items: readonly Item[]): Generator<Item[]> {
   for (let start = 0; start < items.length; start += ROWS_PER_INSERT)
     yield items.slice(start, start + ROWS_PER_INSERT);
 }
+
+/** The segments of several documents, in each one's order: ordered as a whole, parted by document. */
+const segmentsOfDocuments = compiledForIds((db, among) =>
+  db.selectFrom("chunks").selectAll().where(among("document_id")).orderBy("position").orderBy("id"),
+);
+
+/**
+ * Their child chunks by position, then id (the database's order of ids); put in their segments'
+ * order after, by a stable sort, so that the read needs no join.
+ */
+const childrenOfDocuments = compiledForIds((db, among) =>
+  db.selectFrom("child_chunks").selectAll().where(among("document_id")).orderBy("position").orderBy("id"),
+);
 
 /** Segments as rows of `chunks` (grown in 0010/0018), child chunks as rows of `child_chunks`. */
 export class KyselySegmentRepository implements SegmentRepository {
@@ -65,5 +79,62 @@ export class KyselySegmentRepository implements SegmentRepository {
       .orderBy("child.id")
       .execute();
     return rows.map(childFromRow);
+  }
+
+  async listOfDocuments(documentIds: readonly string[]): Promise<Map<string, DocumentSegments>> {
+    const unique = [...new Set(documentIds)];
+    const read = new Map(
+      unique.map((id): [string, DocumentSegments] => [id, { segments: [], children: [] }]),
+    );
+    if (unique.length === 0) return read;
+    const positions = new Map<string, number>();
+    for (const row of await segmentsOfDocuments(this.db, this.features, unique)) {
+      const segment = segmentFromRow(row);
+      positions.set(segment.id, segment.position);
+      read.get(segment.documentId)?.segments.push(segment);
+    }
+    for (const row of await childrenOfDocuments(this.db, this.features, unique))
+      read.get(row.document_id)?.children.push(childFromRow(row));
+    const positionOf = (child: ChildChunk) => positions.get(child.segmentId) ?? 0;
+    for (const { children } of read.values()) children.sort((a, b) => positionOf(a) - positionOf(b));
+    return read;
+  }
+
+  async replaceForImport(
+    documentId: string,
+    segments: readonly Segment[],
+    children: readonly ChildChunk[],
+  ): Promise<string[]> {
+    const write = async (db: Kysely<DatabaseSchema>) => {
+      // The children go with their segments (on delete cascade). What an insert then finds under
+      // one of its ids is another document's: left as it is, and not returned as written.
+      await db.deleteFrom("chunks").where("document_id", "=", documentId).execute();
+      const written = new Set<string>();
+      for (const batch of inBatches(segments)) {
+        const rows = await db
+          .insertInto("chunks")
+          .values(batch.map(segmentToRow))
+          .onConflict((conflict) => conflict.column("id").doNothing())
+          .returning("id")
+          .execute();
+        for (const row of rows) written.add(row.id);
+      }
+      const placed = children.filter((child) => written.has(child.segmentId));
+      const writtenChildren = new Set<string>();
+      for (const batch of inBatches(placed)) {
+        const rows = await db
+          .insertInto("child_chunks")
+          .values(batch.map(childToRow))
+          .onConflict((conflict) => conflict.column("id").doNothing())
+          .returning("id")
+          .execute();
+        for (const row of rows) writtenChildren.add(row.id);
+      }
+      return [
+        ...segments.filter((segment) => !written.has(segment.id)),
+        ...placed.filter((child) => !writtenChildren.has(child.id)),
+      ].map((row) => row.id);
+    };
+    return this.db.isTransaction ? write(this.db) : this.db.transaction().execute(write);
   }
 }

@@ -15,6 +15,7 @@ import { describeMetadataManagementContract } from "./contracts/metadata-managem
 import { describeMetadataRepositoryContract } from "./contracts/metadata-repository.contract.js";
 import { describeRateLimitRepositoryContract } from "./contracts/rate-limit-repository.contract.js";
 import { describeSecretRepositoryContract } from "./contracts/secret-repository.contract.js";
+import { describeSegmentRepositoryContract } from "./contracts/segment-repository.contract.js";
 import { describeStoreTransactionContract } from "./contracts/store.contract.js";
 import { describeTagManagementContract } from "./contracts/tag-management.contract.js";
 import { describeTagRepositoryContract } from "./contracts/tag-repository.contract.js";
@@ -29,6 +30,7 @@ export function describeStoreContract(openStore: OpenStore): void {
   describeDatasetLifecycleContract(openStore);
   describeDocumentRepositoryContract(openStore);
   describeDocumentIndexingContract(openStore);
+  describeSegmentRepositoryContract(openStore);
   describeMetadataRepositoryContract(openStore);
   describeTagRepositoryContract(openStore);
   describeAppRepositoryContract(openStore);

@@ -1,6 +1,7 @@
 import type {
   ApiKey,
   App,
+  ChildChunk,
   Chunk,
   Conversation,
   ConversationVariable,
@@ -9,6 +10,7 @@ import type {
   EndUser,
   Member,
   MetadataField,
+  Segment,
   Site,
   Tag,
   UploadFile,
@@ -118,6 +120,55 @@ export const aChunk = (documentId: string, over: Partial<Chunk> = {}): Chunk => 
   position: 1,
   content: "A chunk of text.",
   hitCount: 0,
+  ...over,
+});
+
+/** A completed segment as indexing writes it (its `wordCount` counts its content's code points). */
+export const aSegment = (documentId: string, position: number, over: Partial<Segment> = {}): Segment => ({
+  id: id(),
+  documentId,
+  position,
+  content: `Segment ${position}: ünïcode 👋`,
+  hitCount: 0,
+  answer: null,
+  wordCount: 20,
+  tokens: 0,
+  keywords: ["alpha", "beta"],
+  indexNodeId: id(),
+  indexNodeHash: "ab".repeat(32),
+  enabled: true,
+  disabledAt: null,
+  disabledBy: null,
+  status: "completed",
+  createdBy: "member",
+  createdAt: 1_800_000_000,
+  updatedAt: 1_800_000_000,
+  updatedBy: null,
+  indexingAt: 1_800_000_000,
+  completedAt: 1_800_000_001,
+  error: null,
+  stoppedAt: null,
+  ...over,
+});
+
+export const aChildChunk = (
+  segment: Segment,
+  position: number,
+  over: Partial<ChildChunk> = {},
+): ChildChunk => ({
+  id: id(),
+  segmentId: segment.id,
+  documentId: segment.documentId,
+  position,
+  content: `child ${position} of ${segment.position}`,
+  wordCount: 12,
+  indexNodeId: id(),
+  indexNodeHash: "cd".repeat(32),
+  type: "automatic",
+  createdBy: "member",
+  createdAt: 1_800_000_000,
+  updatedAt: 1_800_000_000,
+  updatedBy: null,
   ...over,
 });
 

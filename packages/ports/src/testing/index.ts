@@ -12,6 +12,7 @@ export * from "./contracts/metadata-repository.contract.js";
 export * from "./contracts/rate-limit-repository.contract.js";
 export * from "./contracts/runtime.contract.js";
 export * from "./contracts/secret-repository.contract.js";
+export * from "./contracts/segment-repository.contract.js";
 export * from "./contracts/store.contract.js";
 export * from "./contracts/tag-management.contract.js";
 export * from "./contracts/tag-repository.contract.js";

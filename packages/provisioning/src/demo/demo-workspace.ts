@@ -1,3 +1,4 @@
+import { base64FromBytes } from "../format/base64.js";
 import type { ImportFileInput } from "../format/import-file-schema.js";
 
 /** Fixed ids of the demo records, so the printed examples always point at them. */
@@ -19,6 +20,13 @@ export const DEMO = {
 } as const;
 
 const T = 1_767_225_600; // 2026-01-01T00:00:00Z
+
+/** The paragraphs of the demo's document created by text: its file's text, and its segments. */
+const FAQ = [
+  "How do I pair a widget? Hold its button for three seconds.",
+  "How do I reset it? Hold the button for ten seconds, until the light blinks red.",
+];
+const FAQ_BYTES = new TextEncoder().encode(FAQ.join("\n\n"));
 
 /** A small, realistic workspace: a product handbook with metadata and tags, and two apps. */
 export function demoWorkspaceFile(): ImportFileInput {
@@ -122,15 +130,15 @@ export function demoWorkspaceFile(): ImportFileInput {
                 parsing_completed_at: T + 61,
                 cleaning_completed_at: T + 61,
                 splitting_completed_at: T + 61,
-                upload_file: { name: "faq.txt", size: 139, extension: "txt", mime_type: "text/plain" },
+                upload_file: {
+                  name: "faq.txt",
+                  size: FAQ_BYTES.length,
+                  extension: "txt",
+                  mime_type: "text/plain",
+                  content_base64: base64FromBytes(FAQ_BYTES),
+                },
                 process_rule: { mode: "automatic", rules: {} },
-                segments: [
-                  { content: "How do I pair a widget? Hold its button for three seconds." },
-                  {
-                    content:
-                      "How do I reset it? Hold the button for ten seconds, until the light blinks red.",
-                  },
-                ],
+                segments: FAQ.map((content) => ({ content })),
               },
             ],
           },

@@ -1,13 +1,15 @@
-import type { Chunk, Document, MetadataEntry, ProcessRule } from "@service-api/domain";
-import type { Repositories } from "@service-api/ports";
+import type { Document, MetadataEntry, ProcessRule, UploadFile } from "@service-api/domain";
+import type { DocumentSegments, Repositories } from "@service-api/ports";
+import { base64FromBytes } from "../format/base64.js";
 import type { ImportFileInput } from "../format/import-file-schema.js";
+import { segmentsOutput } from "./exported-segments.js";
 
 type DatasetOutput = NonNullable<ImportFileInput["workspaces"][number]["datasets"]>[number];
 export type DocumentOutput = NonNullable<DatasetOutput["documents"]>[number];
 
 /** How many documents an export reads at a time. */
 export interface ExportPaging {
-  /** Documents read together, then their values and their chunks, each in one read. */
+  /** Documents read together, then their values and their segments, each in one read. */
   documentsPerRead: number;
 }
 
@@ -18,26 +20,28 @@ export const processRuleOutput = ({ id, mode, rules }: ProcessRule) => ({ id, mo
 /**
  * The dataset's documents in `listInDataset`'s order (position, then id), a page at a time, so that
  * a dataset of a million documents is never in memory at once: each page is read from the last
- * document of the one before (`listInDatasetAfter`), then its documents' values and chunks.
+ * document of the one before (`listInDatasetAfter`), then its documents' values and segments (with
+ * their child chunks). A file's bytes are read with its document, one document at a time.
  */
 export async function* exportedDocuments(
   repositories: Repositories,
   datasetId: string,
   paging: ExportPaging,
 ): AsyncGenerator<DocumentOutput> {
-  const { documents, metadata } = repositories;
+  const { documents, metadata, segments } = repositories;
   let after: Document | undefined;
   for (;;) {
     const page = await documents.listInDatasetAfter(datasetId, after, paging.documentsPerRead);
     if (page.length === 0) return;
     const ids = page.map((document) => document.id);
-    const [values, chunks] = await Promise.all([
+    const [values, segmented] = await Promise.all([
       metadata.valuesOfDocuments(ids),
-      documents.listChunksOf(ids),
+      segments.listOfDocuments(ids),
     ]);
     for (const document of page) {
       const { id } = document;
-      yield await documentOutput(repositories, document, values.get(id) ?? [], chunks.get(id) ?? []);
+      const ofDocument = segmented.get(id) ?? { segments: [], children: [] };
+      yield await documentOutput(repositories, document, values.get(id) ?? [], ofDocument);
     }
     if (page.length < paging.documentsPerRead) return;
     after = page.at(-1);
@@ -45,11 +49,12 @@ export async function* exportedDocuments(
 }
 
 async function documentOutput(
-  { documents }: Repositories,
+  repositories: Repositories,
   document: Document,
   values: MetadataEntry[],
-  chunks: Chunk[],
+  segmented: DocumentSegments,
 ): Promise<DocumentOutput> {
+  const { documents } = repositories;
   const file = document.uploadFileId ? await documents.findUploadFile(document.uploadFileId) : undefined;
   const completed = document.indexingStatus === "completed";
   return {
@@ -88,19 +93,25 @@ async function documentOutput(
     splitting_completed_at: document.splittingCompletedAt,
     paused_at: document.pausedAt,
     stopped_at: document.stoppedAt,
-    ...(file && {
-      upload_file: {
-        id: file.id,
-        name: file.name,
-        size: file.size,
-        extension: file.extension,
-        mime_type: file.mimeType,
-        created_by: file.createdBy,
-        created_at: file.createdAt,
-      },
-    }),
+    ...(file && { upload_file: await uploadFileOutput(repositories, file) }),
     process_rule: processRuleOutput(document.processRule),
     metadata: Object.fromEntries(values.map((entry) => [entry.name, entry.value ?? ""])),
-    segments: chunks.map(({ id, content, hitCount }) => ({ id, content, hit_count: hitCount })),
+    segments: segmentsOutput(segmented),
+  };
+}
+
+/** The file's row, and its bytes when some are stored. */
+async function uploadFileOutput({ files }: Repositories, file: UploadFile) {
+  const bytes = await files.get(file.id);
+  return {
+    id: file.id,
+    name: file.name,
+    // The bytes' own length where they are stored (the API stores that), which the import checks.
+    size: bytes?.length ?? file.size,
+    extension: file.extension,
+    mime_type: file.mimeType,
+    created_by: file.createdBy,
+    created_at: file.createdAt,
+    ...(bytes && { content_base64: base64FromBytes(bytes) }),
   };
 }

@@ -1,5 +1,11 @@
-import { DATASET_PERMISSIONS, INDEXING_STATUSES, INDEXING_TECHNIQUES } from "@service-api/domain";
+import {
+  DATASET_PERMISSIONS,
+  INDEXING_STATUSES,
+  INDEXING_TECHNIQUES,
+  SEGMENT_STATUSES,
+} from "@service-api/domain";
 import { z } from "zod";
+import { isBase64 } from "./base64.js";
 import { id, name, processRule, recordOf, retrievalModel, timestamp } from "./common.js";
 
 export const metadataFieldSchema = z.strictObject({
@@ -17,12 +23,59 @@ export const uploadFileSchema = z.strictObject({
   mime_type: z.string(),
   created_by: z.string().min(1).optional(),
   created_at: timestamp.optional(),
+  /** The file's bytes; `size` of them. Without it, the bytes stored for the file (if any) stay. */
+  content_base64: z
+    .string()
+    .refine(isBase64, { error: "must be base64 (A–Z, a–z, 0–9, + and /, padded with = to groups of 4)" })
+    .meta({ contentEncoding: "base64" })
+    .optional(),
 });
 
+/** What the store keeps as an id given by something else (an index node, a member): any text, or null. */
+const reference = z.string().nullable().default(null);
+
+/** A child chunk of a hierarchical document's segment, in order; its `word_count` is counted. */
+export const childChunkSchema = z.strictObject({
+  id: id.optional(),
+  content: z.string(),
+  index_node_id: reference,
+  index_node_hash: reference,
+  type: z.enum(["automatic", "customized"]).default("automatic"),
+  created_by: reference,
+  /** Default: its segment's, else its document's. */
+  created_at: timestamp.optional(),
+  /** Default: its `created_at`. */
+  updated_at: timestamp.optional(),
+  updated_by: reference,
+});
+
+/**
+ * A segment as Dify's segment object shows it; what the file leaves out is what an imported
+ * segment always had: completed, enabled, nulls. Its `word_count` is counted (code points of its
+ * content and answer), never read.
+ */
 export const segmentSchema = z.strictObject({
   id: id.optional(),
   content: z.string(),
+  answer: z.string().nullable().default(null),
   hit_count: z.number().int().nonnegative().default(0),
+  tokens: z.number().int().nonnegative().default(0),
+  keywords: z.array(z.string()).default([]),
+  index_node_id: reference,
+  index_node_hash: reference,
+  enabled: z.boolean().default(true),
+  disabled_at: timestamp.nullable().default(null),
+  disabled_by: reference,
+  status: z.enum(SEGMENT_STATUSES).default("completed"),
+  created_by: reference,
+  created_at: timestamp.nullable().default(null),
+  updated_at: timestamp.nullable().default(null),
+  updated_by: reference,
+  indexing_at: timestamp.nullable().default(null),
+  completed_at: timestamp.nullable().default(null),
+  error: z.string().nullable().default(null),
+  stopped_at: timestamp.nullable().default(null),
+  child_chunks: z.array(childChunkSchema).default([]),
 });
 
 export const documentSchema = z.strictObject({

@@ -25,6 +25,10 @@ export function assignIds(file: ImportFile, ids: IdGenerator): void {
         if (document.upload_file) document.upload_file.id ??= ids.derive("upload-file", documentId);
         document.segments.forEach((segment, index) => {
           segment.id ??= ids.derive("segment", documentId, String(index));
+          const segmentId = segment.id;
+          segment.child_chunks.forEach((child, position) => {
+            child.id ??= ids.derive("child-chunk", segmentId, String(position));
+          });
         });
       }
     }

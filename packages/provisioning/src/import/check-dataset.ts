@@ -5,6 +5,7 @@ import {
   nestsDeeperThan,
   typedMetadataValue,
 } from "@service-api/domain";
+import { decodedLength } from "../format/base64.js";
 import type { DatasetInput, DocumentInput, WorkspaceInput } from "../format/import-file-schema.js";
 import { type oneDatasetPerRule, type Report, uniqueness } from "./uniqueness.js";
 
@@ -80,15 +81,24 @@ function checkDocument(
     if (memberId !== undefined && !members.has(memberId))
       report(path, `${memberId} is not a member of this workspace`);
   }
-  if (document.upload_file) {
-    unique("upload file", document.upload_file.id!, `${at}.upload_file`);
+  const file = document.upload_file;
+  if (file) {
+    unique("upload file", file.id!, `${at}.upload_file`);
     if (document.data_source_type !== "upload_file") {
       report(`${at}.upload_file`, "only documents whose data_source_type is upload_file have one");
     }
+    const length = file.content_base64 === undefined ? file.size : decodedLength(file.content_base64);
+    if (length !== file.size)
+      report(
+        `${at}.upload_file.content_base64`,
+        `holds ${length} byte${length === 1 ? "" : "s"} where size is ${file.size}`,
+      );
   }
   checkDocumentState(document, at, report);
   for (const [s, segment] of document.segments.entries()) {
     unique("segment", segment.id!, `${at}.segments[${s}]`);
+    for (const [c, child] of segment.child_chunks.entries())
+      unique("child chunk", child.id!, `${at}.segments[${s}].child_chunks[${c}]`);
   }
   for (const [fieldName, value] of Object.entries(document.metadata)) {
     const type = fields.get(fieldName);

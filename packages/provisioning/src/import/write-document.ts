@@ -1,13 +1,10 @@
-import {
-  codePointLength,
-  type Document,
-  type MetadataFieldType,
-  typedMetadataValue,
-} from "@service-api/domain";
+import { type Document, type MetadataFieldType, typedMetadataValue } from "@service-api/domain";
+import { bytesFromBase64 } from "../format/base64.js";
 import type { DocumentInput } from "../format/import-file-schema.js";
 import { type RuleHolders, ruleHeldElsewhere } from "./process-rule-holders.js";
 import { type FileHolders, fileHeldElsewhere } from "./upload-file-holders.js";
 import { heldElsewhere, type WriteContext } from "./write-context.js";
+import { segmentWordCount, writeSegments } from "./write-segments.js";
 
 /** A dataset's fields saved by the import, by name. */
 export type FieldsByName = Map<string, { id: string; type: MetadataFieldType }>;
@@ -56,18 +53,7 @@ export async function writeDocument(
     const defaults = { createdBy, createdAt };
     await writeUploadFile(input.upload_file, place, defaults, `${at}.upload_file`, context);
   }
-  const chunks = input.segments.map((segment, index) => ({
-    id: segment.id!,
-    documentId,
-    position: index + 1,
-    content: segment.content,
-    hitCount: segment.hit_count,
-  }));
-  const refusedChunks = new Set(await repositories.documents.replaceChunks(documentId, chunks));
-  for (const [index, chunk] of chunks.entries()) {
-    if (refusedChunks.has(chunk.id))
-      refuse(`${at}.segments[${index}]`, heldElsewhere(chunk.id, "another document's segment"));
-  }
+  await writeSegments(input, { id: documentId, createdAt }, at, context);
   for (const [fieldName, value] of Object.entries(input.metadata)) {
     const field = place.fields.get(fieldName);
     if (!field) continue; // Refused: the import fails.
@@ -105,6 +91,9 @@ async function writeUploadFile(
     ? heldElsewhere(fileId, "another workspace's upload file")
     : fileHeldElsewhere(place.fileHolders, fileId);
   if (problem) refuse(at, problem);
+  // Checked already: base64 of `size` bytes.
+  else if (file.content_base64 !== undefined)
+    await repositories.files.put(fileId, bytesFromBase64(file.content_base64));
 }
 
 /** What the file says of the document itself; the rest is the caller's (ids, owner, defaults). */
@@ -121,7 +110,7 @@ function documentFromInput(
     tokens: input.tokens,
     // The file's segments, not what was stored: the same file gives the same document.
     // Characters as Dify counts them (Python's len: code points), as the chunk statistics do.
-    wordCount: input.word_count ?? input.segments.reduce((sum, s) => sum + codePointLength(s.content), 0),
+    wordCount: input.word_count ?? input.segments.reduce((sum, s) => sum + segmentWordCount(s), 0),
     indexingStatus: input.indexing_status,
     isPaused: input.is_paused,
     error: input.error,

@@ -1,50 +1,6 @@
-import type { ChildChunk, Segment } from "@service-api/domain";
 import { describe, expect, it } from "vitest";
-import { aChunk, aDataset, aDocument, aWorkspace } from "../fixtures.js";
+import { aChildChunk, aChunk, aDataset, aDocument, aSegment, aWorkspace } from "../fixtures.js";
 import { type OpenStore, useStore } from "./use-store.js";
-
-const aSegment = (documentId: string, position: number, over: Partial<Segment> = {}): Segment => ({
-  id: globalThis.crypto.randomUUID(),
-  documentId,
-  position,
-  content: `Segment ${position}: ünïcode 👋`,
-  hitCount: 0,
-  answer: null,
-  wordCount: 20,
-  tokens: 0,
-  keywords: ["alpha", "beta"],
-  indexNodeId: globalThis.crypto.randomUUID(),
-  indexNodeHash: "ab".repeat(32),
-  enabled: true,
-  disabledAt: null,
-  disabledBy: null,
-  status: "completed",
-  createdBy: "member",
-  createdAt: 1_800_000_000,
-  updatedAt: 1_800_000_000,
-  updatedBy: null,
-  indexingAt: 1_800_000_000,
-  completedAt: 1_800_000_001,
-  error: null,
-  stoppedAt: null,
-  ...over,
-});
-
-const aChild = (segment: Segment, position: number): ChildChunk => ({
-  id: globalThis.crypto.randomUUID(),
-  segmentId: segment.id,
-  documentId: segment.documentId,
-  position,
-  content: `child ${position} of ${segment.position}`,
-  wordCount: 12,
-  indexNodeId: globalThis.crypto.randomUUID(),
-  indexNodeHash: "cd".repeat(32),
-  type: "automatic",
-  createdBy: "member",
-  createdAt: 1_800_000_000,
-  updatedAt: 1_800_000_000,
-  updatedBy: null,
-});
 
 /** What indexing needs: documents queued with a job, steps fenced by it, versions published whole. */
 export function describeDocumentIndexingContract(openStore: OpenStore): void {
@@ -147,7 +103,11 @@ export function describeDocumentIndexingContract(openStore: OpenStore): void {
         aChunk(document.id, { position: 2 }),
       ]);
       const version = [aSegment(document.id, 2), aSegment(document.id, 1, { keywords: [], answer: "A" })];
-      const children = [aChild(version[0]!, 2), aChild(version[0]!, 1), aChild(version[1]!, 1)];
+      const children = [
+        aChildChunk(version[0]!, 2),
+        aChildChunk(version[0]!, 1),
+        aChildChunk(version[1]!, 1),
+      ];
       const finish = {
         indexingStatus: "completed" as const,
         completedAt: 7,

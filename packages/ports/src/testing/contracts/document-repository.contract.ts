@@ -329,57 +329,6 @@ export function describeDocumentRepositoryContract(openStore: OpenStore): void {
       }
     });
 
-    it("reads the chunks of many documents at once, each document's as listChunks gives them", async () => {
-      const { documents } = repositories();
-      const { dataset } = await seedDataset();
-      const [first, second, bare] = [aDocument(dataset.id), aDocument(dataset.id), aDocument(dataset.id)];
-      for (const document of [first, second, bare]) await documents.save(document);
-      const base = globalThis.crypto.randomUUID();
-      const [late, upperB, a] = [
-        aChunk(first.id, { id: `${base}-0`, position: 2 }),
-        aChunk(first.id, { id: `${base}-B`, position: 1 }),
-        aChunk(first.id, { id: `${base}-a`, position: 1 }),
-      ];
-      const theirs = aChunk(second.id, { position: 7 });
-      await documents.saveChunks([late, theirs, a, upperB]);
-      const unknown = aDocument(dataset.id).id;
-
-      const chunks = await documents.listChunksOf([first.id, second.id, bare.id, unknown, first.id]);
-      expect([...chunks.keys()].sort()).toEqual([first.id, second.id, bare.id, unknown].sort());
-      expect(chunks.get(first.id)).toEqual([upperB, a, late]);
-      expect(chunks.get(first.id)).toEqual(await documents.listChunks(first.id));
-      expect(chunks.get(second.id)).toEqual([theirs]);
-      expect(chunks.get(bare.id)).toEqual([]);
-      expect(chunks.get(unknown)).toEqual([]);
-      expect((await documents.listChunksOf([])).size).toBe(0);
-    });
-
-    it("reads the chunks of seventy documents at once, each under its own id", async () => {
-      const { documents } = repositories();
-      const { dataset } = await seedDataset();
-      const many = Array.from({ length: 70 }, (_, position) => aDocument(dataset.id, { position }));
-      for (const document of many) await documents.save(document);
-      const chunks = many.map((document) => aChunk(document.id, { content: document.id }));
-      await documents.saveChunks(chunks);
-      const read = await documents.listChunksOf(many.map((document) => document.id));
-      expect(many.map((document) => read.get(document.id))).toEqual(chunks.map((chunk) => [chunk]));
-    });
-
-    it("replaces a document's chunks, leaving other documents' alone", async () => {
-      const { documents } = repositories();
-      const { dataset } = await seedDataset();
-      const [document, other] = [aDocument(dataset.id), aDocument(dataset.id)];
-      await documents.save(document);
-      await documents.save(other);
-      const kept = aChunk(other.id);
-      await documents.saveChunks([aChunk(document.id), aChunk(document.id, { position: 2 }), kept]);
-      const replacement = aChunk(document.id, { content: "only this", hitCount: 4 });
-      await documents.replaceChunks(document.id, [replacement]);
-      expect(await documents.listChunks(document.id)).toEqual([replacement]);
-      expect(await documents.listChunks(other.id)).toEqual([kept]);
-      expect(await documents.chunkStats(document.id)).toEqual({ count: 1, hitCount: 4, characters: 9 });
-    });
-
     it("never moves a document, a file or a chunk: a save naming another owner's writes nothing", async () => {
       const { workspaces, datasets, documents } = repositories();
       const { workspace, dataset } = await seedDataset();
@@ -403,10 +352,7 @@ export function describeDocumentRepositoryContract(openStore: OpenStore): void {
 
       const [mine, theirs] = [aChunk(document.id), aChunk(neighbour.id, { content: "theirs" })];
       expect(await documents.saveChunks([theirs])).toEqual([]);
-      const refused = await documents.replaceChunks(document.id, [
-        mine,
-        { ...theirs, documentId: document.id },
-      ]);
+      const refused = await documents.saveChunks([mine, { ...theirs, documentId: document.id }]);
       expect(refused).toEqual([theirs.id]);
       expect(await documents.listChunks(document.id)).toEqual([mine]);
       expect(await documents.listChunks(neighbour.id)).toEqual([theirs]);

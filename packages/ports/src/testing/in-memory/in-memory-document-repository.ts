@@ -19,7 +19,12 @@ import type {
   DocumentRepository,
   StatusUpdate,
 } from "../../document-repository.js";
-import type { IndexingFence, IndexingPatch, SegmentRepository } from "../../segment-repository.js";
+import type {
+  DocumentSegments,
+  IndexingFence,
+  IndexingPatch,
+  SegmentRepository,
+} from "../../segment-repository.js";
 import type { ServedTo } from "../../served-to.js";
 import type { InMemoryMetadataRepository } from "./in-memory-metadata-repository.js";
 import type { InMemoryWorkspaceRepository } from "./in-memory-workspace-repository.js";
@@ -153,14 +158,34 @@ export class InMemoryDocumentRepository implements DocumentRepository, SegmentRe
   ): Promise<boolean> {
     if (!(await this.#fenceHolds(documentId, fence))) return false;
     this.#dropChunksOf(documentId);
-    for (const segment of segments) {
-      const { id, documentId: owner, position, content, hitCount, ...details } = structuredClone(segment);
-      this.#chunks.set(id, { id, documentId: owner, position, content, hitCount });
-      this.#details.set(id, details);
-    }
+    for (const segment of segments) this.#setSegment(segment);
     for (const child of children) this.#children.set(child.id, structuredClone(child));
     Object.assign(this.#documents.get(documentId)!, structuredClone(finish));
     return true;
+  }
+
+  #setSegment(segment: Segment): void {
+    const { id, documentId, position, content, hitCount, ...details } = structuredClone(segment);
+    this.#chunks.set(id, { id, documentId, position, content, hitCount });
+    this.#details.set(id, details);
+  }
+
+  async replaceForImport(
+    documentId: string,
+    segments: readonly Segment[],
+    children: readonly ChildChunk[],
+  ): Promise<string[]> {
+    this.#dropChunksOf(documentId);
+    // The document's own are gone: any stored under one of these ids is another document's.
+    const refused = segments.filter((segment) => this.#chunks.has(segment.id)).map((segment) => segment.id);
+    const unwritten = new Set(refused);
+    for (const segment of segments) if (!unwritten.has(segment.id)) this.#setSegment(segment);
+    for (const child of children) {
+      if (unwritten.has(child.segmentId)) continue;
+      if (this.#children.has(child.id)) refused.push(child.id);
+      else this.#children.set(child.id, structuredClone(child));
+    }
+    return refused;
   }
 
   async listOfDocument(documentId: string): Promise<Segment[]> {
@@ -168,6 +193,16 @@ export class InMemoryDocumentRepository implements DocumentRepository, SegmentRe
       ...chunk,
       ...structuredClone(this.#details.get(chunk.id) ?? detailsOf(chunk)),
     }));
+  }
+
+  async listOfDocuments(documentIds: readonly string[]): Promise<Map<string, DocumentSegments>> {
+    const read = new Map<string, DocumentSegments>();
+    for (const id of new Set(documentIds))
+      read.set(id, {
+        segments: await this.listOfDocument(id),
+        children: await this.listChildrenOfDocument(id),
+      });
+    return read;
   }
 
   async listChildrenOfDocument(documentId: string): Promise<ChildChunk[]> {
@@ -212,11 +247,6 @@ export class InMemoryDocumentRepository implements DocumentRepository, SegmentRe
 
   #ofDataset(datasetId: string): Document[] {
     return [...this.#documents.values()].filter((document) => document.datasetId === datasetId);
-  }
-
-  async replaceChunks(documentId: string, chunks: readonly Chunk[]): Promise<string[]> {
-    this.#dropChunksOf(documentId);
-    return this.saveChunks(chunks);
   }
 
   async listInDataset(datasetId: string): Promise<Document[]> {
@@ -271,13 +301,6 @@ export class InMemoryDocumentRepository implements DocumentRepository, SegmentRe
   async listChunks(documentId: string): Promise<Chunk[]> {
     const chunks = [...this.#chunks.values()].filter((chunk) => chunk.documentId === documentId);
     return structuredClone(chunks.sort(byPosition));
-  }
-
-  async listChunksOf(documentIds: readonly string[]): Promise<Map<string, Chunk[]>> {
-    const chunks = new Map(documentIds.map((id) => [id, [] as Chunk[]]));
-    for (const chunk of this.#chunks.values()) chunks.get(chunk.documentId)?.push(structuredClone(chunk));
-    for (const ofDocument of chunks.values()) ofDocument.sort(byPosition);
-    return chunks;
   }
 
   async save(document: Document): Promise<"owned_elsewhere" | undefined> {
