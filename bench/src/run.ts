@@ -11,6 +11,7 @@ import {
   vacuumSmallTables,
 } from "./generate-postgres-dataset.js";
 import { holdInMemory } from "./hold-in-memory.js";
+import { runIngest } from "./ingest.js";
 import { bestOf, type LoadSettings, type Measurement, measure } from "./measure.js";
 import {
   FLOORED,
@@ -273,7 +274,18 @@ async function main(): Promise<void> {
   log(`\nResults: ${stem}.json, .md; chart: bench/results/latest.svg`);
 }
 
-main().catch((error: unknown) => {
+/** `BENCH_INGEST`: `1` (default) measures ingest after the reads, `only` ingest alone, `0` no ingest. */
+const ingest = process.env.BENCH_INGEST ?? "1";
+
+async function everything(): Promise<void> {
+  if (ingest !== "only") await main();
+  if (ingest !== "0") {
+    process.stdout.write(await runIngest());
+    log("Ingest: bench/results/ingest-latest.md");
+  }
+}
+
+everything().catch((error: unknown) => {
   log(`bench failed: ${error instanceof Error ? error.stack : String(error)}`);
   process.exit(1);
 });

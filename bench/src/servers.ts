@@ -119,10 +119,12 @@ export function startOurServer(
   workers = 1,
   mmapSizeBytes = 0,
   nodeFlags: string[] = [],
+  environment: Record<string, string> = {},
 ): Promise<RunningProcess> {
   return start(
     [...START_FLAGS, ...nodeFlags, OUR_SERVER],
     {
+      ...environment,
       NODE_ENV: "production",
       LOG_LEVEL: "warn",
       HOST: "127.0.0.1",
