@@ -21,6 +21,14 @@ export const ids = {
   file: (index: number) => benchId(11, index),
 };
 
+/** The n-th document's batch (20 digits, as Dify's): each document in a batch of its own. */
+export const batchOf = (index: number) => `20260101${String(index).padStart(12, "0")}`;
+/** The same, in SQL, from a document's position (index + 1). */
+export const BATCH_SQL = {
+  sqlite: "'20260101' || printf('%012d', position - 1)",
+  postgres: "'20260101' || lpad((position - 1)::text, 12, '0')",
+};
+
 /** The two keys every benchmarked server accepts; their hashes are stored, as always. */
 export const KEYS = {
   knowledge: "ds-benchmarkKnowledgeKey0000000000000000000",

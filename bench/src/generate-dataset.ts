@@ -3,7 +3,7 @@ import { dirname } from "node:path";
 import { Sha256TokenHasher } from "@service-api/adapters-node";
 import { openStore } from "@service-api/stores";
 import Database from "better-sqlite3";
-import { CONVERSATION_COUNT, FIELD_COUNT, ids, KEYS, TAG_COUNT, userOf } from "./fixture.js";
+import { BATCH_SQL, CONVERSATION_COUNT, FIELD_COUNT, ids, KEYS, TAG_COUNT, userOf } from "./fixture.js";
 
 const NOW = 1_767_225_600;
 const RULES = JSON.stringify({ segmentation: { separator: "\n\n", max_tokens: 500, chunk_overlap: 50 } });
@@ -21,9 +21,13 @@ export async function generateDataset(
   log: (line: string) => void,
 ): Promise<void> {
   if (existsSync(path)) {
-    // Built by an earlier version: brought up to the current schema once, as a server would.
+    // Built by an earlier version: brought up to the current schema once, as a server would, and
+    // given the batches indexing-status is asked for.
     const store = await openStore({ databaseUrl: path });
     await store.close();
+    const db = new Database(path);
+    db.prepare(`update documents set batch = ${BATCH_SQL.sqlite} where batch is null`).run();
+    db.close();
     return;
   }
   mkdirSync(dirname(path), { recursive: true });
@@ -106,7 +110,9 @@ export async function generateDataset(
      null, null, 0, 'text_model', 'English', null, ?, 1.5, null, 0, 'available')`,
   );
   const file = insert("insert into upload_files values (?, ?, ?, 2048, 'txt', 'text/plain', ?, ?)");
-  const chunk = insert("insert into chunks values (?, ?, ?, ?, ?, ?)");
+  const chunk = insert(
+    "insert into chunks (id, document_id, position, content, char_count, hit_count) values (?, ?, ?, ?, ?, ?)",
+  );
   const value = insert("insert into document_metadata_values values (?, ?, ?)");
   const batch = db.transaction((from: number, to: number) => {
     for (let index = from; index < to; index++) {
@@ -149,6 +155,7 @@ export async function generateDataset(
       `  generated ${Math.min(documents, from + 50_000)}/${documents} documents (${Math.round((Date.now() - started) / 1000)} s)`,
     );
   }
+  db.prepare(`update documents set batch = ${BATCH_SQL.sqlite}`).run();
   db.pragma("wal_checkpoint(TRUNCATE)");
   db.close();
   renameSync(building, path);

@@ -1,7 +1,7 @@
 import { Sha256TokenHasher } from "@service-api/adapters-node";
 import { openStore } from "@service-api/stores";
 import pg from "pg";
-import { CONVERSATION_COUNT, FIELD_COUNT, ids, KEYS, TAG_COUNT, userOf } from "./fixture.js";
+import { BATCH_SQL, CONVERSATION_COUNT, FIELD_COUNT, ids, KEYS, TAG_COUNT, userOf } from "./fixture.js";
 
 const NOW = 1_767_225_600;
 const RULES = JSON.stringify({ segmentation: { separator: "\n\n", max_tokens: 500, chunk_overlap: 50 } });
@@ -46,6 +46,7 @@ export async function generatePostgresDataset(
   try {
     const present = await client.query("select count(*)::int as count from documents");
     if (present.rows[0].count === documents) {
+      await client.query(`update documents set batch = ${BATCH_SQL.postgres} where batch is null`);
       // Reused: clear the dead row versions and refresh the statistics an earlier run's writes left
       // (renames, tags made and deleted), as autovacuum would between runs. Left in, a tiny table
       // grows to hundreds of pages and its stale estimates turn index seeks into scans; a plain
@@ -148,8 +149,9 @@ export async function generatePostgresDataset(
        'text_model', 'English', null, $4, 1.5, null, false from generate_series(0, ${last}) as i`,
       [ids.dataset, RULES, ids.member, NOW],
     );
+    await client.query(`update documents set batch = ${BATCH_SQL.postgres}`);
     await client.query(
-      `insert into chunks select ${idOf(5, "i")} || '-' || part, ${idOf(5, "i")}, part + 1, content, length(content), (i + part) % 7
+      `insert into chunks (id, document_id, position, content, char_count, hit_count) select ${idOf(5, "i")} || '-' || part, ${idOf(5, "i")}, part + 1, content, length(content), (i + part) % 7
        from generate_series(0, ${last}) as i, generate_series(0, 1) as part,
        lateral (select 'Part ' || part || ' of document ' || i || ': widgets, warranties and the way they are paired.' as content) as text`,
     );

@@ -1,4 +1,4 @@
-import { CONVERSATION_COUNT, ids, KEYS, TAG_COUNT, userOf } from "./fixture.js";
+import { batchOf, CONVERSATION_COUNT, ids, KEYS, TAG_COUNT, userOf } from "./fixture.js";
 
 /** The five of the service API: measured against the floor too. */
 export const FLOORED = [
@@ -11,6 +11,7 @@ export const FLOORED = [
 /** The management operations measured: ours only, for their growth and errors. */
 export const MANAGED = [
   "listDocuments",
+  "getIndexingStatus",
   "listTags",
   "listConversationVariables",
   "getDataset",
@@ -98,6 +99,14 @@ export const OPERATIONS: Record<OperationName, Operation> = {
         tag_ids: [ids.tag(pick(TAG_COUNT)), ids.tag(pick(TAG_COUNT))],
         target_id: ids.dataset,
       }),
+    }),
+  },
+  getIndexingStatus: {
+    method: "GET",
+    key: KEYS.knowledge,
+    status: 200,
+    next: (documents) => ({
+      path: `/v1/datasets/${ids.dataset}/documents/${batchOf(pick(documents))}/indexing-status`,
     }),
   },
   listDocuments: {

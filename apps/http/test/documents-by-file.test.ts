@@ -1,13 +1,21 @@
 import { mkdtemp, readdir, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { aMember, aWorkspace } from "@service-api/ports/testing";
+import { aMember, anApp, aWorkspace } from "@service-api/ports/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiResponse, call } from "./support/http.js";
 import { eventually } from "./support/load.js";
 import { type FormPart, multipartBody, uploadForm } from "./support/multipart.js";
 import { docxBomb, docxBytes, pdfBytes, xlsxBytes } from "./support/office-files.js";
 import { issueKey } from "./support/seed.js";
+
+/** An app of the workspace, and its key. */
+async function seedApp(workspaceId: string) {
+  const app = anApp(workspaceId);
+  await server.store.repositories.apps.save(app);
+  return issueKey(server.store.repositories, workspaceId, app.id);
+}
+
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
 let server: TestServer;
@@ -346,6 +354,42 @@ describe("POST /v1/datasets/{dataset_id}/document/create-by-file", () => {
     const noBoundary = { body: Buffer.from("x"), contentType: "multipart/form-data" };
     expect((await create(noBoundary)).body).toMatchObject({ status: 400, code: "bad_request" });
     expect(await documentCount()).toBe(1);
+  });
+});
+
+describe("documents by file: isolation", () => {
+  it("reads and changes nothing for another workspace's key, an app key or no key", async () => {
+    const mine = await aKnowledgeBase();
+    const created = await mine.create(uploadForm([{ name: "mine.txt", content: "Mine." }], AUTOMATIC));
+    await mine.indexed(created.body.batch);
+    const stranger = await aKnowledgeBase();
+    const workspace = aWorkspace();
+    await server.store.repositories.workspaces.save(workspace);
+    const app = await seedApp(workspace.id);
+    const documentPath = `/datasets/${mine.datasetId}/documents/${created.body.document.id}`;
+    const attempts = [
+      ["POST", `/datasets/${mine.datasetId}/document/create-by-file`],
+      ["PATCH", documentPath],
+      ["POST", `${documentPath}/update-by-file`],
+    ] as const;
+    const form = () => uploadForm([{ name: "theirs.txt", content: "Theirs." }], AUTOMATIC);
+    for (const [method, path] of attempts) {
+      const other = await stranger.upload(path, form(), method);
+      expect(other.body, `${method} ${path}`).toMatchObject({ status: 404, message: "Dataset not found." });
+      for (const authorization of [`Bearer ${app}`, undefined]) {
+        const { body, contentType } = form();
+        const response = await fetch(`${server.url}/v1${path}`, {
+          method,
+          headers: { "content-type": contentType, ...(authorization && { authorization }) },
+          body,
+        });
+        expect(response.status, `${method} ${path} ${authorization ?? "no key"}`).toBe(401);
+      }
+    }
+    expect(await mine.documentCount()).toBe(1);
+    expect(await mine.segments(created.body.document.id)).toEqual(["Mine."]);
+    const [document] = await server.store.repositories.documents.listInDataset(mine.datasetId);
+    expect(document).toMatchObject({ name: "mine.txt", indexingStatus: "completed" });
   });
 });
 

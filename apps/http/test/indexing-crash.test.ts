@@ -83,15 +83,19 @@ describe.runIf(TEST_STORE === "sqlite")("indexing through a crash", () => {
     const seeding = await openStore({ databaseUrl });
     const { key } = await seed(seeding);
     const environment = { DATABASE_URL: databaseUrl, INDEXING_LEASE_MS: "2000" };
-    const server = await spawnServer(directory, environment);
-    const created = await call(server.url, "POST", "/v1/datasets", {
+    // All 200 queued first, by a server that indexes nothing (its workers would keep pace).
+    const queueing = await spawnServer(directory, { ...environment, INDEXING_CONCURRENCY: "0" });
+    const created = await call(queueing.url, "POST", "/v1/datasets", {
       token: key,
       body: { name: "Crash", indexing_technique: "economy" },
     });
     const datasetId = created.body.id as string;
-    const ids = await createDocuments(server, key, datasetId, 200);
+    const ids = await createDocuments(queueing, key, datasetId, 200);
+    queueing.child.kill("SIGTERM");
+    await queueing.exited;
     // Killed part way: some documents indexed, the others waiting or under way.
-    while ((await completedCount(seeding, datasetId, ids, 0)) < 20) await sleep(20);
+    const server = await spawnServer(directory, environment);
+    while ((await completedCount(seeding, datasetId, ids, 0)) < 20) await sleep(5);
     server.child.kill("SIGKILL");
     await server.exited;
     const before = await completedCount(seeding, datasetId, ids, 0);
@@ -111,9 +115,7 @@ describe.runIf(TEST_STORE === "sqlite")("indexing through a crash", () => {
 });
 
 describe.runIf(TEST_STORE === "postgres")("indexing on two instances", () => {
-  // 100, not the 500: each job commits a few times (its steps, the lease), and each commit
-  // waits for PostgreSQL's flush; a job's writes without that wait are the next step.
-  it("indexes 100 documents between two server processes, each exactly once", async () => {
+  it("indexes 500 documents between two server processes, each exactly once", async () => {
     const database = await createTestDatabaseUrl();
     const seeding = await openStore({ databaseUrl: database.databaseUrl });
     const servers: ServerProcess[] = [];
@@ -127,18 +129,18 @@ describe.runIf(TEST_STORE === "postgres")("indexing on two instances", () => {
       });
       const datasetId = created.body.id as string;
       const halves = await Promise.all([
-        createDocuments(servers[0]!, key, datasetId, 50),
-        createDocuments(servers[1]!, key, datasetId, 50, 50),
+        createDocuments(servers[0]!, key, datasetId, 250),
+        createDocuments(servers[1]!, key, datasetId, 250, 250),
       ]);
       const ids = [...halves[0], ...halves[1]];
-      expect(await completedCount(seeding, datasetId, ids, 120_000)).toBe(100);
+      expect(await completedCount(seeding, datasetId, ids, 150_000)).toBe(500);
       await expectExactSegments(seeding, ids);
       // Each job done once, by one worker of one of the two.
       const done = servers.flatMap((server) =>
         server.lines.filter((line) => line.msg === "background job done" && line.kind === "index_document"),
       );
-      expect(done).toHaveLength(100);
-      expect(new Set(done.map((line) => line.subject)).size).toBe(100);
+      expect(done).toHaveLength(500);
+      expect(new Set(done.map((line) => line.subject)).size).toBe(500);
       expect(servers.every((server) => done.some((line) => server.lines.includes(line)))).toBe(true);
     } finally {
       for (const server of servers) server.child.kill("SIGTERM");
@@ -146,5 +148,5 @@ describe.runIf(TEST_STORE === "postgres")("indexing on two instances", () => {
       await seeding.close();
       await database.drop();
     }
-  }, 180_000);
+  }, 240_000);
 });
