@@ -62,7 +62,9 @@ describe("admitUpload", () => {
   it("takes the part named file as the upload, and counts every file part", () => {
     const attachment = { ...file("a.txt"), field: "attachment" };
     expect(() => admitUpload([attachment], rules)).toThrow(NoFileUploadedError);
-    expect(() => admitUpload([{ ...file("a.txt"), field: "file" }, attachment], rules)).toThrow(TooManyFilesError);
+    expect(() => admitUpload([{ ...file("a.txt"), field: "file" }, attachment], rules)).toThrow(
+      TooManyFilesError,
+    );
     expect(admitUpload([{ ...file("a.txt"), field: "file" }], rules).storedName).toBe("a.txt");
   });
 
