@@ -37,8 +37,9 @@ async function aKnowledgeBase() {
     name: string,
     content: string | Uint8Array,
     path = `/datasets/${datasetId}/document/create-by-file`,
+    type?: string,
   ) => {
-    const form = uploadForm([{ name, content }], AUTOMATIC);
+    const form = uploadForm([{ name, content, type }], AUTOMATIC);
     const response = await fetch(`${server.url}/v1${path}`, {
       method: "POST",
       headers: { authorization: `Bearer ${key}`, "content-type": form.contentType },
