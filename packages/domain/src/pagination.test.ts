@@ -80,3 +80,15 @@ describe("matchesTextFilter", () => {
     expect(matchesTextFilter(text, filter)).toBe(expected);
   });
 });
+
+describe("parseCappedLimit", () => {
+  it("serves a limit above 100 as 100, and refuses 0 and what is not digits", async () => {
+    const { parseCappedLimit } = await import("./pagination.js");
+    expect(parseCappedLimit(undefined)).toBe(20);
+    expect(parseCappedLimit("1")).toBe(1);
+    expect(parseCappedLimit("100")).toBe(100);
+    expect(parseCappedLimit("250")).toBe(100);
+    for (const bad of ["0", "-1", "1.5", " 5", "x", ""])
+      expect(() => parseCappedLimit(bad), bad).toThrow("limit: must be an integer of at least 1.");
+  });
+});

@@ -41,6 +41,18 @@ export function parseLimit(value: string | undefined): number {
   return checkedLimit(wholeNumber(value) ?? (value === undefined ? DEFAULT_LIMIT : null));
 }
 
+const CAPPED_LIMIT_REFUSED = "limit: must be an integer of at least 1.";
+
+/**
+ * `limit` of a chunks list (Dify PR #41776): at least 1, default 20, and one above 100 served as
+ * 100 (and echoed so), not refused.
+ */
+export function parseCappedLimit(value: string | undefined): number {
+  const limit = wholeNumber(value) ?? (value === undefined ? DEFAULT_LIMIT : null);
+  if (limit === null || limit < 1) throw new InvalidParamError("limit", CAPPED_LIMIT_REFUSED);
+  return Math.min(limit, MAX_LIMIT);
+}
+
 /** `page`: at least 1, default 1; at most the largest integer a JSON answer holds exactly. */
 export function parsePage(value: string | undefined): number {
   return checkedPage(wholeNumber(value) ?? (value === undefined ? 1 : null));

@@ -24,6 +24,14 @@ export interface DocumentSegments {
   children: ChildChunk[];
 }
 
+/** Which of a document's segments a list shows: any of these statuses, holding this text. */
+export interface SegmentFilter {
+  /** None, or empty: every status. */
+  statuses?: readonly string[];
+  /** A substring of the content, ASCII letters in either case, `%` and `_` as themselves. */
+  keyword?: string;
+}
+
 /**
  * The segments of documents (chunks grown to Dify's segment) and their child chunks, as indexing
  * writes them and as an import and an export carry them. A document's indexing job is the one it was last queued with
@@ -49,6 +57,25 @@ export interface SegmentRepository {
   listOfDocument(documentId: string): Promise<Segment[]>;
   /** The document's child chunks, by segment position, then position, then id. */
   listChildrenOfDocument(documentId: string): Promise<ChildChunk[]>;
+  /**
+   * Up to `limit` of the document's segments among `filter`'s, from `offset`, by position then id,
+   * and how many there are in all.
+   */
+  listPageOfDocument(
+    documentId: string,
+    filter: SegmentFilter,
+    offset: number,
+    limit: number,
+  ): Promise<{ segments: Segment[]; total: number }>;
+  /** The child chunks of each of these segments, by position then id; a segment without is absent. */
+  listChildrenOf(segmentIds: readonly string[]): Promise<Map<string, ChildChunk[]>>;
+  /** The document's segment with this id; absent when the document holds none of that id. */
+  findInDocument(documentId: string, segmentId: string): Promise<Segment | undefined>;
+  /**
+   * Deletes the document's segment and its child chunks, and takes its word count off the
+   * document's (never below 0); false, deleting nothing, when the document holds none of that id.
+   */
+  deleteInDocument(documentId: string, segmentId: string): Promise<boolean>;
   /**
    * The segments and child chunks of each of these documents, read together (an export's page of
    * documents): every id given is a key, one without segments (or no document) maps to empty lists.

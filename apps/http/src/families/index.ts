@@ -4,6 +4,7 @@ import { datasetsFamily } from "./datasets/index.js";
 import { documentsFamily } from "./documents/index.js";
 import { metadataFamily } from "./metadata/index.js";
 import { modelsFamily } from "./models/index.js";
+import { segmentsFamily } from "./segments/index.js";
 import { tagsFamily } from "./tags/index.js";
 
 /** Every resource family the API serves. */
@@ -15,6 +16,7 @@ export const FAMILIES = [
   conversationsFamily,
   appFamily,
   modelsFamily,
+  segmentsFamily,
 ] as const;
 
 export type { AppUseCases } from "./app/index.js";
@@ -24,6 +26,7 @@ export type { DocumentUseCases } from "./documents/index.js";
 export type { FamilyContext } from "./family.js";
 export type { MetadataUseCases } from "./metadata/index.js";
 export type { ModelUseCases } from "./models/index.js";
+export type { SegmentUseCases } from "./segments/index.js";
 export type { TagUseCases } from "./tags/index.js";
 export {
   appFamily,
@@ -32,5 +35,6 @@ export {
   documentsFamily,
   metadataFamily,
   modelsFamily,
+  segmentsFamily,
   tagsFamily,
 };

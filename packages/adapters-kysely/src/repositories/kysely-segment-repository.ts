@@ -1,5 +1,11 @@
 import type { ChildChunk, Segment } from "@service-api/domain";
-import type { DocumentSegments, IndexingFence, IndexingPatch, SegmentRepository } from "@service-api/ports";
+import type {
+  DocumentSegments,
+  IndexingFence,
+  IndexingPatch,
+  SegmentFilter,
+  SegmentRepository,
+} from "@service-api/ports";
 import type { Kysely } from "kysely";
 import { compiledForIds } from "../compiled-read.js";
 import type { DatabaseSchema } from "../schema.js";
@@ -55,6 +61,77 @@ export class KyselySegmentRepository implements SegmentRepository {
       return true;
     };
     return this.db.isTransaction ? write(this.db) : this.db.transaction().execute(write);
+  }
+
+  async listPageOfDocument(documentId: string, filter: SegmentFilter, offset: number, limit: number) {
+    const { statuses, keyword } = filter;
+    let matching = this.db.selectFrom("chunks").where("document_id", "=", documentId);
+    if (statuses?.length) matching = matching.where("status", "in", [...statuses]);
+    if (keyword !== undefined)
+      matching = matching.where(
+        this.features.containsText("content", this.features.textFilterArgument(keyword)),
+      );
+    const [counted] = await matching.select((eb) => eb.fn.countAll().as("total")).execute();
+    const rows = await matching
+      .selectAll()
+      .orderBy("position")
+      .orderBy("id")
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return { segments: rows.map(segmentFromRow), total: Number(counted?.total ?? 0) };
+  }
+
+  async listChildrenOf(segmentIds: readonly string[]): Promise<Map<string, ChildChunk[]>> {
+    const read = new Map<string, ChildChunk[]>();
+    if (segmentIds.length === 0) return read;
+    const rows = await this.db
+      .selectFrom("child_chunks")
+      .selectAll()
+      .where("segment_id", "in", [...new Set(segmentIds)])
+      .orderBy("position")
+      .orderBy("id")
+      .execute();
+    for (const row of rows)
+      read.set(row.segment_id, [...(read.get(row.segment_id) ?? []), childFromRow(row)]);
+    return read;
+  }
+
+  async findInDocument(documentId: string, segmentId: string): Promise<Segment | undefined> {
+    const [row] = await this.db
+      .selectFrom("chunks")
+      .selectAll()
+      .where("id", "=", segmentId)
+      .where("document_id", "=", documentId)
+      .execute();
+    return row && segmentFromRow(row);
+  }
+
+  async deleteInDocument(documentId: string, segmentId: string): Promise<boolean> {
+    const remove = async (db: Kysely<DatabaseSchema>) => {
+      const [deleted] = await db
+        .deleteFrom("chunks")
+        .where("id", "=", segmentId)
+        .where("document_id", "=", documentId)
+        .returning("char_count")
+        .execute();
+      if (!deleted) return false;
+      await db.deleteFrom("child_chunks").where("segment_id", "=", segmentId).execute();
+      await db
+        .updateTable("documents")
+        .set((eb) => ({
+          word_count: eb
+            .case()
+            .when("word_count", ">", deleted.char_count)
+            .then(eb("word_count", "-", deleted.char_count))
+            .else(0)
+            .end(),
+        }))
+        .where("id", "=", documentId)
+        .execute();
+      return true;
+    };
+    return this.db.isTransaction ? remove(this.db) : this.db.transaction().execute(remove);
   }
 
   async listOfDocument(documentId: string): Promise<Segment[]> {

@@ -155,4 +155,121 @@ export function describeSegmentRepositoryContract(openStore: OpenStore): void {
       expect(many.map((document) => read.get(document.id))).toEqual(written);
     });
   });
+
+  describe("SegmentRepository contract: the chunks API's reads and delete", () => {
+    const repositories = useStore(openStore);
+
+    /** A document of nine segments, with what each says and its status; a second document's one. */
+    async function aDocumentOfSegments() {
+      const { workspaces, datasets, documents, segments } = repositories();
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      const document = aDocument(dataset.id, { wordCount: 0 });
+      const other = aDocument(dataset.id, { position: 2 });
+      await documents.save(document);
+      await documents.save(other);
+      const contents = [
+        "Alpha 50%",
+        "alpha_one",
+        "ALPHA",
+        "beta",
+        "Beta 50%",
+        "gamma",
+        "Ünïcode ALPHA",
+        "delta",
+        "alpha",
+      ];
+      const written = contents.map((content, index) =>
+        aSegment(document.id, index + 1, {
+          content,
+          wordCount: [...content].length,
+          status: index % 3 === 2 ? "error" : "completed",
+        }),
+      );
+      const children = [
+        aChildChunk(written[0]!, 2),
+        aChildChunk(written[0]!, 1),
+        aChildChunk(written[3]!, 1),
+      ];
+      await segments.replaceForImport(document.id, written, children);
+      const foreign = aSegment(other.id, 1, { content: "alpha elsewhere" });
+      await segments.replaceForImport(other.id, [foreign], []);
+      const wordCount = written.reduce((sum, segment) => sum + segment.wordCount, 0);
+      await documents.save({ ...document, wordCount });
+      return { document, other, written, children, foreign, wordCount };
+    }
+
+    it("pages a document's segments by position, with the total, filtered by status and by text", async () => {
+      const { segments } = repositories();
+      const { document, written } = await aDocumentOfSegments();
+      const contents = (page: { segments: { content: string }[] }) =>
+        page.segments.map((segment) => segment.content);
+      const all = await segments.listPageOfDocument(document.id, {}, 0, 4);
+      expect(all.total).toBe(9);
+      expect(all.segments).toEqual(written.slice(0, 4));
+      expect((await segments.listPageOfDocument(document.id, {}, 8, 4)).segments).toEqual(written.slice(8));
+      expect((await segments.listPageOfDocument(document.id, {}, 12, 4)).segments).toEqual([]);
+      const errors = await segments.listPageOfDocument(document.id, { statuses: ["error"] }, 0, 20);
+      expect(contents(errors)).toEqual(["ALPHA", "gamma", "alpha"]);
+      const both = await segments.listPageOfDocument(
+        document.id,
+        { statuses: ["error", "completed"], keyword: "alpha" },
+        0,
+        20,
+      );
+      expect(both.total).toBe(5);
+      expect(contents(both)).toEqual(["Alpha 50%", "alpha_one", "ALPHA", "Ünïcode ALPHA", "alpha"]);
+      // `%` and `_` are themselves, not patterns.
+      expect(contents(await segments.listPageOfDocument(document.id, { keyword: "50%" }, 0, 20))).toEqual([
+        "Alpha 50%",
+        "Beta 50%",
+      ]);
+      expect(contents(await segments.listPageOfDocument(document.id, { keyword: "a_o" }, 0, 20))).toEqual([
+        "alpha_one",
+      ]);
+      expect((await segments.listPageOfDocument(document.id, { keyword: "a%a" }, 0, 20)).total).toBe(0);
+      expect((await segments.listPageOfDocument(document.id, { keyword: "ünïcode" }, 0, 20)).total).toBe(0);
+      expect((await segments.listPageOfDocument(document.id, { statuses: ["waiting"] }, 0, 20)).total).toBe(
+        0,
+      );
+    });
+
+    it("finds a segment only in its own document, and reads the children of many segments", async () => {
+      const { segments } = repositories();
+      const { document, other, written, children, foreign } = await aDocumentOfSegments();
+      expect(await segments.findInDocument(document.id, written[4]!.id)).toEqual(written[4]);
+      expect(await segments.findInDocument(document.id, foreign.id)).toBeUndefined();
+      expect(await segments.findInDocument(other.id, written[4]!.id)).toBeUndefined();
+      const read = await segments.listChildrenOf([written[0]!.id, written[3]!.id, written[1]!.id]);
+      expect(read.get(written[0]!.id)).toEqual([children[1], children[0]]);
+      expect(read.get(written[3]!.id)).toEqual([children[2]]);
+      expect(read.has(written[1]!.id)).toBe(false);
+      expect((await segments.listChildrenOf([])).size).toBe(0);
+    });
+
+    it("deletes a segment with its children, taking its words off the document's, and nothing of another document", async () => {
+      const { segments, documents } = repositories();
+      const { document, other, written, foreign, wordCount } = await aDocumentOfSegments();
+      expect(await segments.deleteInDocument(other.id, written[0]!.id)).toBe(false);
+      expect(await segments.deleteInDocument(document.id, foreign.id)).toBe(false);
+      expect(await segments.deleteInDocument(document.id, written[0]!.id)).toBe(true);
+      expect(await segments.deleteInDocument(document.id, written[0]!.id)).toBe(false);
+      expect((await segments.listOfDocument(document.id)).map((segment) => segment.id)).toEqual(
+        written.slice(1).map((segment) => segment.id),
+      );
+      expect((await segments.listChildrenOf([written[0]!.id])).size).toBe(0);
+      expect((await segments.listChildrenOfDocument(document.id)).length).toBe(1);
+      expect((await documents.findInDataset(document.datasetId, document.id))?.wordCount).toBe(
+        wordCount - written[0]!.wordCount,
+      );
+      expect(await segments.listOfDocument(other.id)).toEqual([foreign]);
+      // Never below 0, whatever the document's count said.
+      const stored = (await documents.findInDataset(document.datasetId, document.id))!;
+      await documents.save({ ...stored, wordCount: 1 });
+      expect(await segments.deleteInDocument(document.id, written[1]!.id)).toBe(true);
+      expect((await documents.findInDataset(document.datasetId, document.id))?.wordCount).toBe(0);
+    });
+  });
 }

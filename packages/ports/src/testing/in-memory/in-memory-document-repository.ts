@@ -23,6 +23,7 @@ import type {
   DocumentSegments,
   IndexingFence,
   IndexingPatch,
+  SegmentFilter,
   SegmentRepository,
 } from "../../segment-repository.js";
 import type { ServedTo } from "../../served-to.js";
@@ -203,6 +204,41 @@ export class InMemoryDocumentRepository implements DocumentRepository, SegmentRe
         children: await this.listChildrenOfDocument(id),
       });
     return read;
+  }
+
+  async listPageOfDocument(documentId: string, filter: SegmentFilter, offset: number, limit: number) {
+    const matching = (await this.listOfDocument(documentId)).filter(
+      (segment) =>
+        (!filter.statuses?.length || filter.statuses.includes(segment.status)) &&
+        (filter.keyword === undefined || matchesTextFilter(segment.content, filter.keyword)),
+    );
+    return { segments: matching.slice(offset, offset + limit), total: matching.length };
+  }
+
+  async listChildrenOf(segmentIds: readonly string[]): Promise<Map<string, ChildChunk[]>> {
+    const asked = new Set(segmentIds);
+    const read = new Map<string, ChildChunk[]>();
+    const children = [...this.#children.values()]
+      .filter((child) => asked.has(child.segmentId))
+      .sort((a, b) => a.position - b.position || byText(a.id, b.id));
+    for (const child of children)
+      read.set(child.segmentId, [...(read.get(child.segmentId) ?? []), structuredClone(child)]);
+    return read;
+  }
+
+  async findInDocument(documentId: string, segmentId: string): Promise<Segment | undefined> {
+    return (await this.listOfDocument(documentId)).find((segment) => segment.id === segmentId);
+  }
+
+  async deleteInDocument(documentId: string, segmentId: string): Promise<boolean> {
+    const segment = await this.findInDocument(documentId, segmentId);
+    const document = this.#documents.get(documentId);
+    if (!segment || !document) return false;
+    this.#chunks.delete(segmentId);
+    this.#details.delete(segmentId);
+    for (const [id, child] of this.#children) if (child.segmentId === segmentId) this.#children.delete(id);
+    document.wordCount = Math.max(0, document.wordCount - segment.wordCount);
+    return true;
   }
 
   async listChildrenOfDocument(documentId: string): Promise<ChildChunk[]> {
