@@ -153,6 +153,19 @@ describe("GET /v1/datasets/{dataset_id}/documents/{document_id}/segments", () =>
       "created_at",
       "updated_at",
     ]);
+    const parent = page.body.data[1];
+    const children = await send("GET", `${base}/${parent.id}/child_chunks?limit=2&page=2`);
+    expect(children.body).toMatchObject({ total: 3, total_pages: 2, page: 2, limit: 2 });
+    expect(children.body.data.map((child: { content: string }) => child.content)).toEqual(["Two c."]);
+    const found = await send("GET", `${base}/${parent.id}/child_chunks?keyword=TWO%20B`);
+    expect(found.body.data.map((child: { content: string }) => child.content)).toEqual(["Two b"]);
+    expect((await send("GET", `${base}/${globalThis.crypto.randomUUID()}/child_chunks`)).body).toMatchObject({
+      status: 404,
+      message: "Segment not found.",
+    });
+    expect((await send("GET", `${base}/${parent.id}/child_chunks?limit=0`)).body).toMatchObject({
+      status: 400,
+    });
     expect(page.body.data[0].child_chunks[0]).toMatchObject({
       position: 1,
       word_count: 5,

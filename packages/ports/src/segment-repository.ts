@@ -67,6 +67,16 @@ export interface SegmentRepository {
     offset: number,
     limit: number,
   ): Promise<{ segments: Segment[]; total: number }>;
+  /**
+   * Up to `limit` of the segment's child chunks holding `keyword` (as `SegmentFilter`'s), from
+   * `offset`, by position then id, and how many there are in all.
+   */
+  listChildPageOfSegment(
+    segmentId: string,
+    keyword: string | undefined,
+    offset: number,
+    limit: number,
+  ): Promise<{ children: ChildChunk[]; total: number }>;
   /** The child chunks of each of these segments, by position then id; a segment without is absent. */
   listChildrenOf(segmentIds: readonly string[]): Promise<Map<string, ChildChunk[]>>;
   /** The document's segment with this id; absent when the document holds none of that id. */

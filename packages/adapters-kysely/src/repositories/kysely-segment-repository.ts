@@ -82,6 +82,28 @@ export class KyselySegmentRepository implements SegmentRepository {
     return { segments: rows.map(segmentFromRow), total: Number(counted?.total ?? 0) };
   }
 
+  async listChildPageOfSegment(
+    segmentId: string,
+    keyword: string | undefined,
+    offset: number,
+    limit: number,
+  ) {
+    let matching = this.db.selectFrom("child_chunks").where("segment_id", "=", segmentId);
+    if (keyword !== undefined)
+      matching = matching.where(
+        this.features.containsText("content", this.features.textFilterArgument(keyword)),
+      );
+    const [counted] = await matching.select((eb) => eb.fn.countAll().as("total")).execute();
+    const rows = await matching
+      .selectAll()
+      .orderBy("position")
+      .orderBy("id")
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return { children: rows.map(childFromRow), total: Number(counted?.total ?? 0) };
+  }
+
   async listChildrenOf(segmentIds: readonly string[]): Promise<Map<string, ChildChunk[]>> {
     const read = new Map<string, ChildChunk[]>();
     if (segmentIds.length === 0) return read;

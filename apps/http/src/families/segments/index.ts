@@ -1,4 +1,4 @@
-import { DeleteSegment, GetSegment, ListSegments } from "@service-api/application";
+import { DeleteSegment, GetSegment, ListChildChunks, ListSegments } from "@service-api/application";
 import type { InjectionToken } from "tsyringe";
 import { defineFamily } from "../family.js";
 import { segmentOperations } from "./operations.js";
@@ -7,6 +7,7 @@ export interface SegmentUseCases {
   listSegments: ListSegments;
   getSegment: GetSegment;
   deleteSegment: DeleteSegment;
+  listChildChunks: ListChildChunks;
 }
 
 /** A document's chunks (segments), as Dify's chunks API serves them. */
@@ -17,6 +18,11 @@ export const segmentsFamily = defineFamily({
     listSegments: new ListSegments(repositories.datasets, repositories.documents, repositories.segments),
     getSegment: new GetSegment(repositories.datasets, repositories.documents, repositories.segments),
     deleteSegment: new DeleteSegment(store),
+    listChildChunks: new ListChildChunks(
+      repositories.datasets,
+      repositories.documents,
+      repositories.segments,
+    ),
   }),
   operations: segmentOperations,
 });

@@ -5,8 +5,8 @@ import { id } from "../../api/common-schemas.js";
 import { ALWAYS, DATASET, invalid, notFound } from "../../api/errors.js";
 import { defineOperation, type Operation } from "../../api/operation.js";
 import type { SegmentUseCases } from "./index.js";
-import { presentSegment } from "./presenters.js";
-import { oneSegment, segmentPage } from "./schemas.js";
+import { presentChildChunk, presentSegment } from "./presenters.js";
+import { childChunkPage, oneSegment, segmentPage } from "./schemas.js";
 
 const TAG = "Chunks";
 const scope = {
@@ -15,6 +15,20 @@ const scope = {
 };
 const segmentId = id("The chunk (segment).");
 const DOCUMENT = [notFound(DOCUMENT_NOT_FOUND)];
+const pageParameter = z
+  .string()
+  .optional()
+  .meta({ type: "integer", minimum: 1, default: 1, description: "Page, from 1." })
+  .transform(parsePage);
+const limitParameter = z
+  .string()
+  .optional()
+  .meta({ type: "integer", minimum: 1, default: 20, description: "Items per page; at most 100 served." })
+  .transform(parseCappedLimit);
+const PAGE_REFUSALS = [
+  invalid("page: must be an integer of at least 1."),
+  invalid("limit: must be an integer of at least 1."),
+];
 const SEGMENT_EXAMPLE = {
   id: "3f0c5b8e-2d0a-4a4b-9a61-5e1f0b7c9d21",
   position: 1,
@@ -45,7 +59,7 @@ const SEGMENT_EXAMPLE = {
   summary: null,
 };
 
-/** A document's chunks: read them, page through them, delete one. */
+/** A document's chunks: read them, page through them, delete one; a chunk's child chunks. */
 export function segmentOperations(useCases: SegmentUseCases): Operation[] {
   const list = defineOperation({
     operationId: "listSegments",
@@ -94,13 +108,7 @@ export function segmentOperations(useCases: SegmentUseCases): Operation[] {
         page: 1,
       },
     },
-    errors: [
-      ...ALWAYS,
-      ...DATASET,
-      ...DOCUMENT,
-      invalid("page: must be an integer of at least 1."),
-      invalid("limit: must be an integer of at least 1."),
-    ],
+    errors: [...ALWAYS, ...DATASET, ...DOCUMENT, ...PAGE_REFUSALS],
     async handle({ workspaceId, params, query }) {
       const found = await useCases.listSegments.execute({
         workspaceId,
@@ -168,5 +176,65 @@ export function segmentOperations(useCases: SegmentUseCases): Operation[] {
       });
     },
   });
-  return [list, get, remove];
+  const children = defineOperation({
+    operationId: "getChildChunks",
+    method: "get",
+    path: `${segmentPath}/child_chunks`,
+    tag: TAG,
+    summary: "List a chunk's child chunks",
+    description: "By position; `limit` above 100 is served as 100.",
+    key: "knowledge",
+    dataset: "in-use-case",
+    params: z.object({ ...scope, segment_id: segmentId }),
+    query: z.object({
+      page: pageParameter,
+      limit: limitParameter,
+      keyword: z
+        .string()
+        .optional()
+        .meta({ description: "A substring of the content; ASCII letters in either case." }),
+    }),
+    success: {
+      status: 200,
+      description: "A page of child chunks.",
+      schema: childChunkPage,
+      example: {
+        data: [
+          {
+            id: "7d1e2f3a-4b5c-4d6e-8f90-a1b2c3d4e5f6",
+            segment_id: SEGMENT_EXAMPLE.id,
+            content: "Hold the button for ten seconds.",
+            position: 1,
+            word_count: 32,
+            type: "automatic",
+            created_at: 1764650000,
+            updated_at: 1764650000,
+          },
+        ],
+        total: 1,
+        total_pages: 1,
+        page: 1,
+        limit: 20,
+      },
+    },
+    errors: [...ALWAYS, ...DATASET, ...DOCUMENT, notFound(SEGMENT_NOT_FOUND), ...PAGE_REFUSALS],
+    async handle({ workspaceId, params, query }) {
+      const found = await useCases.listChildChunks.execute({
+        workspaceId,
+        datasetId: params.dataset_id,
+        documentId: params.document_id,
+        segmentId: params.segment_id,
+        page: { page: query.page, limit: query.limit },
+        keyword: query.keyword,
+      });
+      return {
+        data: found.children.map(presentChildChunk),
+        total: found.total,
+        total_pages: found.totalPages,
+        page: found.page,
+        limit: found.limit,
+      };
+    },
+  });
+  return [list, get, remove, children];
 }

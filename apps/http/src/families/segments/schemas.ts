@@ -56,3 +56,11 @@ export const segmentPage = z.object({
 });
 
 export const oneSegment = z.object({ data: segment, doc_form: docForm });
+
+export const childChunkPage = z.object({
+  data: z.array(childChunk),
+  total: z.number().int(),
+  total_pages: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int().meta({ description: "As served: at most 100." }),
+});

@@ -249,6 +249,26 @@ export function describeSegmentRepositoryContract(openStore: OpenStore): void {
       expect((await segments.listChildrenOf([])).size).toBe(0);
     });
 
+    it("pages a segment's child chunks by position, filtered by text, with the total", async () => {
+      const { segments } = repositories();
+      const { document } = await aDocumentOfSegments();
+      const parent = aSegment(document.id, 10, { content: "parent" });
+      const children = ["Child A", "child b", "other", "CHILD c"].map((content, index) =>
+        aChildChunk(parent, 4 - index, { content }),
+      );
+      await segments.replaceForImport(document.id, [parent], children);
+      const all = await segments.listChildPageOfSegment(parent.id, undefined, 0, 10);
+      expect(all).toEqual({ children: [...children].reverse(), total: 4 });
+      const filtered = await segments.listChildPageOfSegment(parent.id, "child", 1, 1);
+      expect(filtered).toEqual({ children: [children[1]], total: 3 });
+      expect(await segments.listChildPageOfSegment(globalThis.crypto.randomUUID(), undefined, 0, 10)).toEqual(
+        {
+          children: [],
+          total: 0,
+        },
+      );
+    });
+
     it("deletes a segment with its children, taking its words off the document's, and nothing of another document", async () => {
       const { segments, documents } = repositories();
       const { document, other, written, foreign, wordCount } = await aDocumentOfSegments();

@@ -215,6 +215,18 @@ export class InMemoryDocumentRepository implements DocumentRepository, SegmentRe
     return { segments: matching.slice(offset, offset + limit), total: matching.length };
   }
 
+  async listChildPageOfSegment(
+    segmentId: string,
+    keyword: string | undefined,
+    offset: number,
+    limit: number,
+  ) {
+    const matching = ((await this.listChildrenOf([segmentId])).get(segmentId) ?? []).filter(
+      (child) => keyword === undefined || matchesTextFilter(child.content, keyword),
+    );
+    return { children: matching.slice(offset, offset + limit), total: matching.length };
+  }
+
   async listChildrenOf(segmentIds: readonly string[]): Promise<Map<string, ChildChunk[]>> {
     const asked = new Set(segmentIds);
     const read = new Map<string, ChildChunk[]>();
