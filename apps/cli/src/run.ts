@@ -1,13 +1,23 @@
 import { DomainError, StoreUnavailableError } from "@service-api/domain";
 import type { Command } from "./command.js";
+import { appsCommand } from "./commands/apps.js";
 import { demoCommand } from "./commands/demo.js";
 import { exportCommand } from "./commands/export.js";
 import { importCommand } from "./commands/import.js";
 import { keysCommand } from "./commands/keys.js";
 import { migrateCommand } from "./commands/migrate.js";
+import { workspacesCommand } from "./commands/workspaces.js";
 import { type CommandIo, EXIT, line, UsageError } from "./io.js";
 
-const COMMANDS: Command[] = [migrateCommand, importCommand, exportCommand, demoCommand, keysCommand];
+const COMMANDS: Command[] = [
+  migrateCommand,
+  importCommand,
+  exportCommand,
+  demoCommand,
+  workspacesCommand,
+  appsCommand,
+  keysCommand,
+];
 
 function overview(): string {
   const width = Math.max(...COMMANDS.map((command) => command.name.length));

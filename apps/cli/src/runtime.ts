@@ -7,9 +7,12 @@ import {
 } from "@service-api/adapters-node";
 import type { Store } from "@service-api/ports";
 import {
+  CreateApp,
+  CreateWorkspace,
   ExportData,
   ImportData,
   IssueApiKey,
+  ListWorkspaces,
   LoadDemoWorkspace,
   RevokeApiKey,
 } from "@service-api/provisioning";
@@ -63,6 +66,9 @@ export async function openAdmin(io: CommandIo, { existingDatabase = false }: Adm
     issueKey,
     revokeKey: new RevokeApiKey(store.repositories.apiKeys),
     loadDemo: new LoadDemoWorkspace(importData, issueKey, store.repositories),
+    createWorkspace: new CreateWorkspace(store, ids),
+    listWorkspaces: new ListWorkspaces(store.repositories),
+    createApp: new CreateApp(store, ids),
     close: () => store.close(),
   };
 }

@@ -18,13 +18,13 @@ describe("service-api", () => {
   it("lists its commands with --help and exits 0", async () => {
     const result = await (await place()).run(["--help"]);
     expect(result.code).toBe(0);
-    for (const command of ["migrate", "import", "export", "demo", "keys"])
+    for (const command of ["migrate", "import", "export", "demo", "workspaces", "apps", "keys"])
       expect(result.stdout).toContain(command);
   });
 
   it("has --help on every command", async () => {
     const here = await place();
-    for (const command of ["migrate", "import", "export", "demo", "keys"]) {
+    for (const command of ["migrate", "import", "export", "demo", "workspaces", "apps", "keys"]) {
       const result = await here.run([command, "--help"]);
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(new RegExp(`^Usage: service-api ${command}`));

@@ -1,3 +1,4 @@
+export * from "./apps/create-app.js";
 export * from "./demo/demo-workspace.js";
 export * from "./demo/load-demo-workspace.js";
 export * from "./export/export-data.js";
@@ -8,3 +9,5 @@ export * from "./import/import-data.js";
 export * from "./import/import-summary.js";
 export * from "./keys/issue-api-key.js";
 export * from "./keys/revoke-api-key.js";
+export * from "./workspaces/create-workspace.js";
+export * from "./workspaces/list-workspaces.js";

@@ -17,9 +17,12 @@ import {
   SequentialTokenGenerator,
 } from "@service-api/ports/testing";
 import { afterAll } from "vitest";
+import { CreateApp } from "./apps/create-app.js";
 import { ExportData } from "./export/export-data.js";
 import { ImportData } from "./import/import-data.js";
 import { IssueApiKey } from "./keys/issue-api-key.js";
+import { CreateWorkspace } from "./workspaces/create-workspace.js";
+import { ListWorkspaces } from "./workspaces/list-workspaces.js";
 
 /** A stand-in for SHA-256 (64 hex digits); real hashing is the Node adapter's, tested there. */
 const digits = new SequentialIdGenerator();
@@ -76,6 +79,9 @@ export function createProvisioningWorld(store: Store = createInMemoryStore()) {
     importData: new ImportData(store, ids, hasher, clock),
     exportData: new ExportData(store),
     issueKey: new IssueApiKey(store.repositories, new SequentialTokenGenerator(), hasher, ids, clock),
+    createWorkspace: new CreateWorkspace(store, ids),
+    listWorkspaces: new ListWorkspaces(store.repositories),
+    createApp: new CreateApp(store, ids),
     hasher,
   };
 }

@@ -1,8 +1,10 @@
 import { parseArgs } from "node:util";
-import { type ApiKey, canonicalUuid, lookupId, NotFoundError } from "@service-api/domain";
+import { type ApiKey, lookupId, NotFoundError } from "@service-api/domain";
 import type { Command } from "../command.js";
 import { type CommandIo, EXIT, line, UsageError } from "../io.js";
+import { printTable } from "../print-table.js";
 import { type Admin, withAdmin } from "../runtime.js";
+import { storedId } from "../stored-id.js";
 
 const HELP = `Usage: service-api keys <create | list | revoke> [options]
 
@@ -16,12 +18,6 @@ Ids are UUIDs, taken in any case, as the HTTP API takes them. A new key is print
 on standard output; only its hash is stored, so it cannot be shown again. Listings never show
 keys, only their first characters. list and revoke refuse a DATABASE_URL naming no SQLite file.
 Exit codes: 0 done, 1 no such app, workspace, key or database, 2 wrong usage.`;
-
-/**
- * An id as the HTTP API reads one from a path: a UUID in any case, with or without hyphens, is
- * looked up in the form it is stored in (lowercase, hyphenated); anything else as given.
- */
-const storedId = (text: string): string => canonicalUuid(text) ?? text;
 
 export const keysCommand: Command = {
   name: "keys",
@@ -121,19 +117,4 @@ function row(key: ApiKey): string[] {
   // Keys imported as hashes by earlier releases were stored as `ds-…` already.
   const prefix = `${key.displayPrefix.replace(/…$/, "")}…`;
   return [key.id, key.kind, owner, prefix, when(key.createdAt), when(key.lastUsedAt)];
-}
-
-function printTable(io: CommandIo, header: string[], rows: string[][]): void {
-  const widths = header.map((title, column) =>
-    Math.max(title.length, ...rows.map((cells) => cells[column]!.length)),
-  );
-  for (const cells of [header, ...rows]) {
-    line(
-      io.stdout,
-      cells
-        .map((cell, column) => cell.padEnd(widths[column]!))
-        .join("  ")
-        .trimEnd(),
-    );
-  }
 }

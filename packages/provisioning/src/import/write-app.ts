@@ -58,7 +58,10 @@ export async function writeApp(
   }
 }
 
-function siteFromInput(site: Omit<NonNullable<AppInput["site"]>, "title">): Omit<Site, "appId" | "title"> {
+/** A site as the API stores it, from the import format's (its defaults filled in). */
+export function siteFromInput(
+  site: Omit<NonNullable<AppInput["site"]>, "title">,
+): Omit<Site, "appId" | "title"> {
   return {
     chatColorTheme: site.chat_color_theme,
     chatColorThemeInverted: site.chat_color_theme_inverted,
