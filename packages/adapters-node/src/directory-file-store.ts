@@ -91,10 +91,12 @@ export class DirectoryFileStore implements FileStore {
    */
   async sweep(olderThanMs: number, { now = Date.now(), signal }: SweepOptions = {}): Promise<number> {
     const writtenBefore = now - olderThanMs;
+    // A write's temporary file is someone's write under way for a minute at least, whatever the grace.
+    const temporaryBefore = now - Math.max(olderThanMs, TEMPORARY_FILE_GRACE_MS);
     let removed = 0;
     for await (const entry of this.directory.entries()) {
       if (signal?.aborted) break;
-      if (entry.modifiedAt > writtenBefore) continue;
+      if (entry.modifiedAt > (entry.fileId === undefined ? temporaryBefore : writtenBefore)) continue;
       if (entry.fileId !== undefined && (await this.rows.findUploadFile(entry.fileId))) continue;
       if (signal?.aborted) break;
       if (await this.directory.remove(entry)) removed += 1;
@@ -102,6 +104,9 @@ export class DirectoryFileStore implements FileStore {
     return removed;
   }
 }
+
+/** The least age at which a write's temporary file counts as left over. */
+export const TEMPORARY_FILE_GRACE_MS = 60_000;
 
 export interface SweepOptions {
   /** The time to count from, in ms since the epoch; default: now. */

@@ -141,6 +141,17 @@ describe("DirectoryFileStore.sweep", () => {
     expect(existsSync(join(directory.path, "notes.txt"))).toBe(true);
   });
 
+  it("leaves a write's temporary file for a minute, whatever the grace: its write is under way", async () => {
+    const store = createInMemoryStore();
+    const directory = await aDirectory();
+    const files = new DirectoryFileStore(directory, store.repositories.documents);
+    const writing = await directory.stage(globalThis.crypto.randomUUID(), bytesOf("under way"));
+    expect(await files.sweep(0, { now: Date.now() + 1_000 })).toBe(0);
+    expect(existsSync(writing.path)).toBe(true);
+    expect(await files.sweep(0, { now: Date.now() + 61_000 })).toBe(1);
+    expect(existsSync(writing.path)).toBe(false);
+  });
+
   it("stops when its signal aborts", async () => {
     const store = createInMemoryStore();
     const directory = await aDirectory();
