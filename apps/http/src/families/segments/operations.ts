@@ -1,7 +1,7 @@
 import { DOCUMENT_NOT_FOUND, SEGMENT_NOT_FOUND } from "@service-api/application";
-import { parseCappedLimit, parsePage } from "@service-api/domain";
+import { parseCappedLimit } from "@service-api/domain";
 import { z } from "zod";
-import { id } from "../../api/common-schemas.js";
+import { id, pageQuery } from "../../api/common-schemas.js";
 import { ALWAYS, DATASET, invalid, notFound } from "../../api/errors.js";
 import { defineOperation, type Operation } from "../../api/operation.js";
 import type { SegmentUseCases } from "./index.js";
@@ -15,11 +15,6 @@ const scope = {
 };
 const segmentId = id("The chunk (segment).");
 const DOCUMENT = [notFound(DOCUMENT_NOT_FOUND)];
-const pageParameter = z
-  .string()
-  .optional()
-  .meta({ type: "integer", minimum: 1, default: 1, description: "Page, from 1." })
-  .transform(parsePage);
 const limitParameter = z
   .string()
   .optional()
@@ -72,21 +67,8 @@ export function segmentOperations(useCases: SegmentUseCases): Operation[] {
     dataset: "in-use-case",
     params: z.object(scope),
     query: z.object({
-      page: z
-        .string()
-        .optional()
-        .meta({ type: "integer", minimum: 1, default: 1, description: "Page, from 1." })
-        .transform(parsePage),
-      limit: z
-        .string()
-        .optional()
-        .meta({
-          type: "integer",
-          minimum: 1,
-          default: 20,
-          description: "Items per page; at most 100 served.",
-        })
-        .transform(parseCappedLimit),
+      page: pageQuery.page,
+      limit: limitParameter,
       status: z.array(z.string()).optional().meta({
         description: "Only chunks of these statuses (repeat it): `completed`, `indexing`, `error`…",
       }),
@@ -187,7 +169,7 @@ export function segmentOperations(useCases: SegmentUseCases): Operation[] {
     dataset: "in-use-case",
     params: z.object({ ...scope, segment_id: segmentId }),
     query: z.object({
-      page: pageParameter,
+      page: pageQuery.page,
       limit: limitParameter,
       keyword: z
         .string()
