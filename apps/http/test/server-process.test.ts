@@ -160,6 +160,11 @@ describe("the server process", () => {
         ),
       );
       expect(statuses.map((response) => response.status)).toEqual(statuses.map(() => 200));
+      // A request's log line is written after its answer: wait for the eight.
+      const requestLines = () => server.lines.filter((line) => line.msg === "request").length;
+      for (let waited = 0; waited < 5000 && requestLines() < 8; waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
       const workerPids = new Set(
         server.lines.filter((line) => line.msg === "request").map((line) => Number(line.pid)),
       );
