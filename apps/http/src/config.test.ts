@@ -41,6 +41,7 @@ describe("loadConfig", () => {
       blockedUploadExtensions: [],
       secretKey: undefined,
       filesAccessTimeoutSeconds: 300,
+      maxSegmentsPerRequest: 1000,
     });
   });
 
@@ -80,6 +81,7 @@ describe("loadConfig", () => {
       UPLOAD_FILE_EXTENSION_BLACKLIST: "exe, .BAT,,sh",
       SECRET_KEY: "s3cret",
       FILES_ACCESS_TIMEOUT: "60",
+      DATASET_MAX_SEGMENTS_PER_REQUEST: "0",
       UNRELATED: "x",
     });
     expect(config).toEqual({
@@ -112,6 +114,7 @@ describe("loadConfig", () => {
       blockedUploadExtensions: ["exe", "bat", "sh"],
       secretKey: "s3cret",
       filesAccessTimeoutSeconds: 60,
+      maxSegmentsPerRequest: 0,
     });
     expect(loadConfig({ PORT: "", LOG_LEVEL: "" }).port).toBe(5001);
   });

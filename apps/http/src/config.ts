@@ -71,6 +71,7 @@ const environmentSchema = z.object({
     .default([]),
   SECRET_KEY: z.string().optional(),
   FILES_ACCESS_TIMEOUT: wholeNumber(1, 7 * 24 * 3600).default(300),
+  DATASET_MAX_SEGMENTS_PER_REQUEST: wholeNumber(0, 1_000_000).default(1000),
 });
 
 /** The server's settings, read once from the environment. */
@@ -142,6 +143,8 @@ export interface Config {
   secretKey: string | undefined;
   /** How long a signed file URL works (`FILES_ACCESS_TIMEOUT`), in seconds. */
   filesAccessTimeoutSeconds: number;
+  /** At most this many segments in one Add Chunks call (`DATASET_MAX_SEGMENTS_PER_REQUEST`); 0 for no limit. */
+  maxSegmentsPerRequest: number;
 }
 
 export class ConfigError extends Error {}
@@ -201,6 +204,7 @@ export function loadConfig(environment: Record<string, string | undefined> = pro
     blockedUploadExtensions: data.UPLOAD_FILE_EXTENSION_BLACKLIST,
     secretKey: data.SECRET_KEY,
     filesAccessTimeoutSeconds: data.FILES_ACCESS_TIMEOUT,
+    maxSegmentsPerRequest: data.DATASET_MAX_SEGMENTS_PER_REQUEST,
   };
 }
 

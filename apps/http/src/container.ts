@@ -2,6 +2,7 @@ import "reflect-metadata";
 import {
   RandomTokenGenerator,
   RandomUuidGenerator,
+  Sha256TextHasher,
   Sha256TokenHasher,
   SystemClock,
 } from "@service-api/adapters-node";
@@ -82,6 +83,7 @@ export function createContainer(
         repositories: repositories(),
         clock: resolve(tokens.CLOCK),
         ids: resolve(tokens.ID_GENERATOR),
+        hasher: new Sha256TextHasher(),
         config,
         jobSignal: resolve(tokens.JOB_SIGNAL),
       }),

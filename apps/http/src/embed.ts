@@ -49,6 +49,8 @@ export interface ServiceApiOptions {
   filesAccessTimeout?: number;
   /** A directory for uploaded files' bytes (`FILES_DIR`); default: in the database. */
   filesDir?: string;
+  /** At most this many segments in one Add Chunks call (`DATASET_MAX_SEGMENTS_PER_REQUEST`); 0 for no limit; default 1000. */
+  maxSegmentsPerRequest?: number;
   /**
    * Where this router is reached from outside (its mount path included): the base of signed file
    * URLs (`{filesUrl}/files/{id}/file-preview`, served by the router) and of image icons'
@@ -114,6 +116,7 @@ function checkedSettings(options: ServiceApiOptions): ServiceApiSettings {
     FILES_URL: options.filesUrl,
     SECRET_KEY: options.secretKey,
     FILES_ACCESS_TIMEOUT: options.filesAccessTimeout?.toString(),
+    DATASET_MAX_SEGMENTS_PER_REQUEST: options.maxSegmentsPerRequest?.toString(),
     DEMO: "off",
   });
   const logger = options.logger ?? createLogger("warn");

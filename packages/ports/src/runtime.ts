@@ -32,3 +32,9 @@ export interface TokenHasher {
   /** Whether `token` hashes to `tokenHash`, compared in constant time. */
   matches(token: string, tokenHash: string): boolean;
 }
+
+/** Digests of text: how a chunk's `index_node_hash` is made (Dify's `generate_text_hash`). */
+export interface TextHasher {
+  /** SHA-256 of the text's UTF-8, hex. */
+  sha256(text: string): string;
+}

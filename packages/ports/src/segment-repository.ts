@@ -87,6 +87,36 @@ export interface SegmentRepository {
    */
   deleteInDocument(documentId: string, segmentId: string): Promise<boolean>;
   /**
+   * Adds these segments after the document's last, in the order given (positions continue from the
+   * largest, 1 for the first, whatever `position` they carry), with their child chunks (each naming
+   * one of them), and adds their word counts to the document's. Returns the segments as stored.
+   * Positions stay unique while the caller holds the dataset (`DatasetRepository.lockForUpdate`).
+   * In the caller's transaction, or one of its own.
+   */
+  appendToDocument(
+    documentId: string,
+    segments: readonly Segment[],
+    children: readonly ChildChunk[],
+  ): Promise<Segment[]>;
+  /**
+   * Writes `segment` over the document's segment of its id, its position kept, and moves the
+   * document's word count by the difference (never below 0); with `children`, those become the
+   * segment's child chunks, its others gone. False, writing nothing, when the document holds none of
+   * that id. In the caller's transaction, or one of its own.
+   */
+  updateInDocument(documentId: string, segment: Segment, children?: readonly ChildChunk[]): Promise<boolean>;
+  /** The segment's child chunk with this id; absent when the segment holds none of that id. */
+  findChildOfSegment(segmentId: string, childId: string): Promise<ChildChunk | undefined>;
+  /**
+   * Adds the child chunk after its segment's last (position: the largest + 1, 1 for the first,
+   * whatever it carries) and returns it as stored; unique while the caller holds the dataset.
+   */
+  appendChild(child: ChildChunk): Promise<ChildChunk>;
+  /** Writes `child` over its segment's child chunk of its id, its position kept; false when there is none. */
+  updateChild(child: ChildChunk): Promise<boolean>;
+  /** Deletes the segment's child chunk of this id; false, deleting nothing, when there is none. */
+  deleteChild(segmentId: string, childId: string): Promise<boolean>;
+  /**
    * The segments and child chunks of each of these documents, read together (an export's page of
    * documents): every id given is a key, one without segments (or no document) maps to empty lists.
    * Ids given twice are read once.

@@ -1,5 +1,5 @@
 import { INVALID_TOKEN } from "@service-api/application";
-import { APP_OUT_OF_SERVICE } from "@service-api/domain";
+import { APP_OUT_OF_SERVICE, ProviderNotInitializeError } from "@service-api/domain";
 import type { ErrorCase, KeyKind } from "./operation.js";
 
 /** The answers of the two rate limits: a key's requests, and failed authentications from an address. */
@@ -87,3 +87,10 @@ export const PAGED: ErrorCase[] = [
   invalid("limit: must be an integer from 1 to 100."),
 ];
 export const notFound = (message: string): ErrorCase => ({ status: 404, code: "not_found", message });
+
+/** What needs a model: none runs here (Dify's answer on a workspace without one). */
+export const NO_MODEL: ErrorCase = {
+  status: 400,
+  code: "provider_not_initialize",
+  message: new ProviderNotInitializeError().message,
+};

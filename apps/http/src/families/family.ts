@@ -1,4 +1,4 @@
-import type { Clock, IdGenerator, Repositories, Store } from "@service-api/ports";
+import type { Clock, IdGenerator, Repositories, Store, TextHasher } from "@service-api/ports";
 import type { InjectionToken } from "tsyringe";
 import type { Operation } from "../api/operation.js";
 import type { JobSignal } from "../background/job-signal.js";
@@ -10,6 +10,8 @@ export interface FamilyContext {
   repositories: Repositories;
   clock: Clock;
   ids: IdGenerator;
+  /** SHA-256 of text: chunks' `index_node_hash`. */
+  hasher: TextHasher;
   config: Config;
   /** Told when a use case has queued a background job, so this process's workers take it at once. */
   jobSignal: JobSignal;

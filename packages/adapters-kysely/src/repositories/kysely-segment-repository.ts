@@ -11,15 +11,18 @@ import { compiledForIds } from "../compiled-read.js";
 import type { DatabaseSchema } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { indexingPatchColumns, writeWhileFenced } from "./document-indexing.js";
+import {
+  addWords,
+  appendChild,
+  appendSegments,
+  deleteChild,
+  findChild,
+  inBatches,
+  inTransaction,
+  updateChild,
+  updateSegment,
+} from "./segment-edits.js";
 import { childFromRow, childToRow, segmentFromRow, segmentToRow } from "./segment-rows.js";
-
-/** Rows per insert: within both databases' limits on a statement's parameters (23 per segment). */
-const ROWS_PER_INSERT = 500;
-
-function* inBatches<Item>(items: readonly Item[]): Generator<Item[]> {
-  for (let start = 0; start < items.length; start += ROWS_PER_INSERT)
-    yield items.slice(start, start + ROWS_PER_INSERT);
-}
 
 /** The segments of several documents, in each one's order: ordered as a whole, parted by document. */
 const segmentsOfDocuments = compiledForIds((db, among) =>
@@ -60,7 +63,7 @@ export class KyselySegmentRepository implements SegmentRepository {
         await db.insertInto("child_chunks").values(batch.map(childToRow)).execute();
       return true;
     };
-    return this.db.isTransaction ? write(this.db) : this.db.transaction().execute(write);
+    return inTransaction(this.db, write);
   }
 
   async listPageOfDocument(documentId: string, filter: SegmentFilter, offset: number, limit: number) {
@@ -139,21 +142,34 @@ export class KyselySegmentRepository implements SegmentRepository {
         .execute();
       if (!deleted) return false;
       await db.deleteFrom("child_chunks").where("segment_id", "=", segmentId).execute();
-      await db
-        .updateTable("documents")
-        .set((eb) => ({
-          word_count: eb
-            .case()
-            .when("word_count", ">", deleted.char_count)
-            .then(eb("word_count", "-", deleted.char_count))
-            .else(0)
-            .end(),
-        }))
-        .where("id", "=", documentId)
-        .execute();
+      await addWords(db, documentId, -Number(deleted.char_count));
       return true;
     };
-    return this.db.isTransaction ? remove(this.db) : this.db.transaction().execute(remove);
+    return inTransaction(this.db, remove);
+  }
+
+  appendToDocument(documentId: string, segments: readonly Segment[], children: readonly ChildChunk[]) {
+    return inTransaction(this.db, (db) => appendSegments(db, documentId, segments, children));
+  }
+
+  updateInDocument(documentId: string, segment: Segment, children?: readonly ChildChunk[]) {
+    return inTransaction(this.db, (db) => updateSegment(db, documentId, segment, children));
+  }
+
+  findChildOfSegment(segmentId: string, childId: string) {
+    return findChild(this.db, segmentId, childId);
+  }
+
+  appendChild(child: ChildChunk) {
+    return appendChild(this.db, child);
+  }
+
+  updateChild(child: ChildChunk) {
+    return updateChild(this.db, child);
+  }
+
+  deleteChild(segmentId: string, childId: string) {
+    return deleteChild(this.db, segmentId, childId);
   }
 
   async listOfDocument(documentId: string): Promise<Segment[]> {
@@ -234,6 +250,6 @@ export class KyselySegmentRepository implements SegmentRepository {
         ...placed.filter((child) => !writtenChildren.has(child.id)),
       ].map((row) => row.id);
     };
-    return this.db.isTransaction ? write(this.db) : this.db.transaction().execute(write);
+    return inTransaction(this.db, write);
   }
 }

@@ -1,7 +1,8 @@
 export { chunkDocument } from "./chunk-document.js";
 export { cleanText } from "./clean.js";
-export type { ChildChunkDraft, ChunkDraft, ChunkForm } from "./drafts.js";
+export { type ChildChunkDraft, type ChunkDraft, type ChunkForm, hashSourceOf } from "./drafts.js";
 export { removeLeadingSymbols } from "./leading-symbols.js";
+export { splitChildChunks } from "./parent-child.js";
 export {
   AUTOMATIC_RULES,
   type AutomaticRules,

@@ -80,3 +80,11 @@ export function chunkParentsAndChildren(
   if (rules.parent_mode === "full-doc") return chunkFullDocument(units, mode, rules);
   return [];
 }
+
+/**
+ * A parent's child chunks made anew, as Dify's `generate_child_chunks` makes them: the parent alone
+ * split as a `full-doc` of one unit, by its document's rule.
+ */
+export function splitChildChunks(parent: string, mode: ChunkingMode, rules: StoredRules): ChildChunkDraft[] {
+  return childSplitterFor(mode, rules)(parent);
+}

@@ -16,6 +16,7 @@ import { describeMetadataRepositoryContract } from "./contracts/metadata-reposit
 import { describeRateLimitRepositoryContract } from "./contracts/rate-limit-repository.contract.js";
 import { describeSecretRepositoryContract } from "./contracts/secret-repository.contract.js";
 import { describeSegmentRepositoryContract } from "./contracts/segment-repository.contract.js";
+import { describeSegmentWritesContract } from "./contracts/segment-writes.contract.js";
 import { describeStoreTransactionContract } from "./contracts/store.contract.js";
 import { describeTagManagementContract } from "./contracts/tag-management.contract.js";
 import { describeTagRepositoryContract } from "./contracts/tag-repository.contract.js";
@@ -31,6 +32,7 @@ export function describeStoreContract(openStore: OpenStore): void {
   describeDocumentRepositoryContract(openStore);
   describeDocumentIndexingContract(openStore);
   describeSegmentRepositoryContract(openStore);
+  describeSegmentWritesContract(openStore);
   describeMetadataRepositoryContract(openStore);
   describeTagRepositoryContract(openStore);
   describeAppRepositoryContract(openStore);

@@ -1,7 +1,7 @@
 import { InvalidParamError, ProviderNotInitializeError } from "@service-api/domain";
 import { z } from "zod";
 import { id, pagedList, pageQuery } from "../../api/common-schemas.js";
-import { ALWAYS, BODY, DATASET, invalid, PAGED } from "../../api/errors.js";
+import { ALWAYS, BODY, DATASET, invalid, NO_MODEL, PAGED } from "../../api/errors.js";
 import { defineOperation } from "../../api/operation.js";
 import { pathId } from "../../http/params.js";
 import { DATASET_EXAMPLE, DATASET_PAGE_EXAMPLE } from "./examples.js";
@@ -21,11 +21,7 @@ const SETTINGS_REFUSALS = [
   invalid("name: Name must be between 1 to 40 characters."),
   invalid("description: Description cannot exceed 400 characters."),
   invalid("retrieval_model.top_k: must be an integer from 1 to 100."),
-  {
-    status: 400,
-    code: "provider_not_initialize",
-    message: new ProviderNotInitializeError().message,
-  },
+  NO_MODEL,
   {
     status: 409,
     code: "dataset_name_duplicate",

@@ -1,7 +1,6 @@
 import { DOC_FORM_DIFFERS, type QueuedDocument } from "@service-api/application";
-import { ProviderNotInitializeError } from "@service-api/domain";
 import { id } from "../../api/common-schemas.js";
-import { invalid } from "../../api/errors.js";
+import { invalid, NO_MODEL } from "../../api/errors.js";
 import type { Operation } from "../../api/operation.js";
 import type { DocumentUseCases } from "./index.js";
 import { presentDocumentListItem } from "./presenters.js";
@@ -18,7 +17,7 @@ export const RULE_REFUSALS = [
   invalid("Custom segment length should be between 50 and 4000."),
   invalid(DOC_FORM_DIFFERS),
   invalid("doc_form: Invalid doc_form."),
-  { status: 400, code: "provider_not_initialize", message: new ProviderNotInitializeError().message },
+  NO_MODEL,
 ];
 
 /** The same operation under Dify's older path (underscores), kept for the clients that use it. */

@@ -1,58 +1,21 @@
-import { DOCUMENT_NOT_FOUND, SEGMENT_NOT_FOUND } from "@service-api/application";
-import { parseCappedLimit } from "@service-api/domain";
+import { SEGMENT_NOT_FOUND } from "@service-api/application";
 import { z } from "zod";
-import { id, pageQuery } from "../../api/common-schemas.js";
-import { ALWAYS, DATASET, invalid, notFound } from "../../api/errors.js";
+import { pageQuery } from "../../api/common-schemas.js";
+import { ALWAYS, DATASET, notFound } from "../../api/errors.js";
 import { defineOperation, type Operation } from "../../api/operation.js";
+import {
+  CHILD_CHUNK_EXAMPLE,
+  DOCUMENT,
+  limitParameter,
+  PAGE_REFUSALS,
+  SEGMENT_EXAMPLE,
+  scope,
+  segmentId,
+  TAG,
+} from "./common.js";
 import type { SegmentUseCases } from "./index.js";
 import { presentChildChunk, presentSegment } from "./presenters.js";
 import { childChunkPage, oneSegment, segmentPage } from "./schemas.js";
-
-const TAG = "Chunks";
-const scope = {
-  dataset_id: id("The knowledge base (dataset)."),
-  document_id: id("The document."),
-};
-const segmentId = id("The chunk (segment).");
-const DOCUMENT = [notFound(DOCUMENT_NOT_FOUND)];
-const limitParameter = z
-  .string()
-  .optional()
-  .meta({ type: "integer", minimum: 1, default: 20, description: "Items per page; at most 100 served." })
-  .transform(parseCappedLimit);
-const PAGE_REFUSALS = [
-  invalid("page: must be an integer of at least 1."),
-  invalid("limit: must be an integer of at least 1."),
-];
-const SEGMENT_EXAMPLE = {
-  id: "3f0c5b8e-2d0a-4a4b-9a61-5e1f0b7c9d21",
-  position: 1,
-  document_id: "a8e0e5b5-78c6-4130-a5ce-25feb0e0b4ac",
-  content: "Hold the button for ten seconds to reset it.",
-  sign_content: "Hold the button for ten seconds to reset it.",
-  answer: null,
-  word_count: 44,
-  tokens: 0,
-  keywords: [],
-  index_node_id: "9b2f4c1e-5d3a-4e6f-8a7b-1c2d3e4f5a6b",
-  index_node_hash: "5c6a1e0f0f4b7a5f3c1d2e9b8a7f6e5d4c3b2a1f0e9d8c7b6a5f4e3d2c1b0a9f",
-  hit_count: 0,
-  enabled: true,
-  disabled_at: null,
-  disabled_by: null,
-  status: "completed",
-  created_by: "ad313dd6-ef04-4dd1-a5b0-c0f0b9e2e7e4",
-  created_at: 1764650000,
-  updated_at: 1764650000,
-  updated_by: null,
-  indexing_at: 1764650000,
-  completed_at: 1764650000,
-  error: null,
-  stopped_at: null,
-  child_chunks: [],
-  attachments: [],
-  summary: null,
-};
 
 /** A document's chunks: read them, page through them, delete one; a chunk's child chunks. */
 export function segmentOperations(useCases: SegmentUseCases): Operation[] {
@@ -181,18 +144,7 @@ export function segmentOperations(useCases: SegmentUseCases): Operation[] {
       description: "A page of child chunks.",
       schema: childChunkPage,
       example: {
-        data: [
-          {
-            id: "7d1e2f3a-4b5c-4d6e-8f90-a1b2c3d4e5f6",
-            segment_id: SEGMENT_EXAMPLE.id,
-            content: "Hold the button for ten seconds.",
-            position: 1,
-            word_count: 32,
-            type: "automatic",
-            created_at: 1764650000,
-            updated_at: 1764650000,
-          },
-        ],
+        data: [CHILD_CHUNK_EXAMPLE],
         total: 1,
         total_pages: 1,
         page: 1,

@@ -64,3 +64,75 @@ export const childChunkPage = z.object({
   page: z.number().int(),
   limit: z.number().int().meta({ description: "As served: at most 100." }),
 });
+
+const contentField = { type: "string", description: "Not blank." };
+const keywordsField = {
+  type: "array",
+  items: { type: "string" },
+  description: "The chunk's keywords, kept in this order (each once); none given, none.",
+};
+const answerField = {
+  type: "string",
+  description: "A QA document's answer (required there); ignored elsewhere.",
+};
+
+// The bodies are read in the use cases, after the document (and segment) are found, as Dify
+// checks them: the schemas here only describe them.
+
+export const createSegmentsBody = z
+  .object({
+    segments: z
+      .unknown()
+      .optional()
+      .meta({
+        type: "array",
+        minItems: 1,
+        description:
+          "The chunks to add after the document's last; at most `DATASET_MAX_SEGMENTS_PER_REQUEST` (1000).",
+        items: {
+          type: "object",
+          required: ["content"],
+          properties: { content: contentField, answer: answerField, keywords: keywordsField },
+        },
+      }),
+  })
+  .meta({ required: ["segments"] });
+
+export const updateSegmentBody = z
+  .object({
+    segment: z
+      .unknown()
+      .optional()
+      .meta({
+        type: "object",
+        description: "What changes; a field not sent keeps its value.",
+        properties: {
+          content: contentField,
+          answer: answerField,
+          keywords: {
+            ...keywordsField,
+            description: "Replace the chunk's keywords (an empty list changes nothing).",
+          },
+          enabled: {
+            type: "boolean",
+            description:
+              "`false` disables the chunk (nothing else changes); a disabled chunk takes an update only with `true`.",
+          },
+          regenerate_child_chunks: {
+            type: "boolean",
+            default: false,
+            description:
+              "A parent-child document's chunk: split its child chunks anew by the document's rule.",
+          },
+        },
+      }),
+  })
+  .meta({ required: ["segment"] });
+
+export const childChunkBody = z
+  .object({ content: z.unknown().optional().meta({ type: "string", description: "Not blank." }) })
+  .meta({ required: ["content"] });
+
+export const segmentList = z.object({ data: z.array(segment), doc_form: docForm });
+
+export const oneChildChunk = z.object({ data: childChunk });

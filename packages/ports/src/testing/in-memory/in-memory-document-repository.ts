@@ -253,6 +253,69 @@ export class InMemoryDocumentRepository implements DocumentRepository, SegmentRe
     return true;
   }
 
+  async appendToDocument(
+    documentId: string,
+    segments: readonly Segment[],
+    children: readonly ChildChunk[],
+  ): Promise<Segment[]> {
+    const document = this.#documents.get(documentId);
+    const first =
+      Math.max(0, ...(await this.listOfDocument(documentId)).map((segment) => segment.position)) + 1;
+    const placed = segments.map((segment, index) => ({ ...segment, documentId, position: first + index }));
+    for (const segment of placed) this.#setSegment(segment);
+    for (const child of children) this.#children.set(child.id, structuredClone(child));
+    if (document)
+      document.wordCount = Math.max(
+        0,
+        placed.reduce((sum, segment) => sum + segment.wordCount, document.wordCount),
+      );
+    return structuredClone(placed);
+  }
+
+  async updateInDocument(
+    documentId: string,
+    segment: Segment,
+    children?: readonly ChildChunk[],
+  ): Promise<boolean> {
+    const before = await this.findInDocument(documentId, segment.id);
+    const document = this.#documents.get(documentId);
+    if (!before || !document) return false;
+    this.#setSegment({ ...segment, documentId, position: before.position });
+    document.wordCount = Math.max(0, document.wordCount + segment.wordCount - before.wordCount);
+    if (children) {
+      for (const [id, child] of this.#children) if (child.segmentId === segment.id) this.#children.delete(id);
+      for (const child of children) this.#children.set(child.id, structuredClone(child));
+    }
+    return true;
+  }
+
+  async findChildOfSegment(segmentId: string, childId: string): Promise<ChildChunk | undefined> {
+    const child = this.#children.get(childId);
+    return child?.segmentId === segmentId ? structuredClone(child) : undefined;
+  }
+
+  async appendChild(child: ChildChunk): Promise<ChildChunk> {
+    const siblings = [...this.#children.values()].filter((other) => other.segmentId === child.segmentId);
+    const placed = { ...child, position: Math.max(0, ...siblings.map((other) => other.position)) + 1 };
+    this.#children.set(placed.id, structuredClone(placed));
+    return structuredClone(placed);
+  }
+
+  async updateChild(child: ChildChunk): Promise<boolean> {
+    const before = await this.findChildOfSegment(child.segmentId, child.id);
+    if (!before) return false;
+    this.#children.set(
+      child.id,
+      structuredClone({ ...child, documentId: before.documentId, position: before.position }),
+    );
+    return true;
+  }
+
+  async deleteChild(segmentId: string, childId: string): Promise<boolean> {
+    if (!(await this.findChildOfSegment(segmentId, childId))) return false;
+    return this.#children.delete(childId);
+  }
+
   async listChildrenOfDocument(documentId: string): Promise<ChildChunk[]> {
     const position = (segmentId: string) => this.#chunks.get(segmentId)?.position ?? 0;
     return structuredClone(
