@@ -1,5 +1,11 @@
 import { createHash } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { RandomUuidGenerator, Sha256TokenHasher, SystemClock } from "@service-api/adapters-node";
+import { ExportData, ImportData } from "@service-api/provisioning";
+import { openStore } from "@service-api/stores";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { aChunkedDocument, HIERARCHICAL, PARAGRAPHS } from "./support/chunked-document.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
@@ -389,5 +395,39 @@ describe("child chunks: POST …/child_chunks, PATCH and DELETE …/child_chunks
       code: "invalid_param",
       message: "Child chunks belong to the segments of a parent-child (hierarchical_model) document.",
     });
+  });
+});
+
+describe("import and export of hand-made chunks", () => {
+  it("carry added, disabled, keyworded chunks and customized child chunks unchanged into another store", async () => {
+    const { send, base, documentId } = await aDocument(HIERARCHICAL, "hierarchical_model", "One a. One b.");
+    const added = await send("POST", base, {
+      segments: [{ content: "Hand. Made.", keywords: ["hand", "made"] }, { content: "To disable" }],
+    });
+    const [handMade, toDisable] = added.body.data as Chunk[];
+    await send("POST", `${base}/${toDisable!.id}`, { segment: { enabled: false } });
+    await send("POST", `${base}/${handMade!.id}/child_chunks`, { content: "A customized child" });
+    const { segments } = server.store.repositories;
+    const written = await segments.listOfDocument(documentId);
+    const children = await segments.listChildrenOfDocument(documentId);
+    expect(written.map((segment) => [segment.enabled, segment.keywords])).toEqual([
+      [true, []],
+      [true, ["hand", "made"]],
+      [false, []],
+    ]);
+    expect(children.map((child) => child.type)).toContain("customized");
+
+    const directory = mkdtempSync(join(tmpdir(), "service-api-chunks-export-"));
+    const copy = await openStore({ databaseUrl: join(directory, "copy.sqlite") });
+    onTestFinished(async () => {
+      await copy.close();
+      rmSync(directory, { recursive: true, force: true });
+    });
+    const exported = await new ExportData(server.store).execute();
+    await new ImportData(copy, new RandomUuidGenerator(), new Sha256TokenHasher(), new SystemClock()).execute(
+      exported,
+    );
+    expect(await copy.repositories.segments.listOfDocument(documentId)).toEqual(written);
+    expect(await copy.repositories.segments.listChildrenOfDocument(documentId)).toEqual(children);
   });
 });
