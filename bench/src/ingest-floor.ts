@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { RandomUuidGenerator, SystemClock } from "@service-api/adapters-node";
 import { CreateDataset, CreateDocumentByText, IndexDocument, RunNextJob } from "@service-api/application";
-import { chunkDocument } from "@service-api/domain";
+import { chunkDocument, prepareDrafts } from "@service-api/domain";
 import type { ChunkingRule, FileToExtract, PreparedSegment, Store, TextPipeline } from "@service-api/ports";
 import { aMember, aWorkspace } from "@service-api/ports/testing";
 import { openStore } from "@service-api/stores";
@@ -23,14 +23,7 @@ class SameThreadPipeline implements TextPipeline {
 
 /** What indexing does to a text, alone: Dify's chunks, each hashed. */
 export function chunkSegments(units: readonly string[], rule: ChunkingRule): PreparedSegment[] {
-  return chunkDocument(units, rule.mode, rule.rules, rule.form).map((draft) => ({
-    content: draft.content,
-    indexNodeHash: sha256(draft.hashSource),
-    children: draft.children.map((child) => ({
-      content: child.content,
-      indexNodeHash: sha256(child.hashSource),
-    })),
-  }));
+  return prepareDrafts(chunkDocument(units, rule.mode, rule.rules, rule.form), sha256);
 }
 
 /** A workspace with its owner and an economy dataset, in `store`. */

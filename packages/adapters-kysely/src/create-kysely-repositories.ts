@@ -11,6 +11,7 @@ import { KyselyFileStore } from "./repositories/kysely-file-store.js";
 import { KyselyJobQueue } from "./repositories/kysely-job-queue.js";
 import { KyselyMetadataRepository } from "./repositories/kysely-metadata-repository.js";
 import { KyselyRateLimitRepository } from "./repositories/kysely-rate-limit-repository.js";
+import { KyselySearchIndex } from "./repositories/kysely-search-index.js";
 import { KyselySecretRepository } from "./repositories/kysely-secret-repository.js";
 import { KyselySegmentRepository } from "./repositories/kysely-segment-repository.js";
 import { KyselyTagRepository } from "./repositories/kysely-tag-repository.js";
@@ -42,6 +43,7 @@ export function createKyselyRepositories(
     datasets: new KyselyDatasetRepository(db, features),
     documents: new KyselyDocumentRepository(db, features),
     segments: new KyselySegmentRepository(db, features),
+    search: new KyselySearchIndex(db, features),
     metadata: new KyselyMetadataRepository(db, features, flush),
     tags: new KyselyTagRepository(db, features),
     apps: new KyselyAppRepository(db),

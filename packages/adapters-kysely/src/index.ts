@@ -12,6 +12,7 @@ export * as listingIndexesMigration from "./migrations/listing-indexes.js";
 export * from "./migrations/management.js";
 export * as metadataFieldOrderMigration from "./migrations/metadata-field-order.js";
 export * as rateLimitCountersMigration from "./migrations/rate-limit-counters.js";
+export * from "./migrations/search-index.js";
 export * from "./migrations/service-secrets.js";
 export * from "./migrations/upload-file-contents.js";
 export { StoreClosedError } from "./open-calls.js";

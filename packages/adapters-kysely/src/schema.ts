@@ -304,6 +304,35 @@ export interface ServiceSecretTable {
   value: string;
 }
 
+/** 0012/0020: what BM25 scores, its lengths in terms (`SearchUnit`). */
+export interface SearchUnitTable {
+  id: string;
+  dataset_id: string;
+  document_id: string;
+  segment_id: string;
+  child_id: string | null;
+  content_length: number;
+  keyword_length: number;
+}
+
+/** 0012/0020: a term of a unit, how often in its content and in its keywords. */
+export interface SearchPostingTable {
+  dataset_id: string;
+  term: string;
+  unit_id: string;
+  content_tf: number;
+  keyword_tf: number;
+}
+
+/** 0012/0020: a dataset's units, counted by triggers (bigint comes as text from PostgreSQL). */
+export interface SearchStatsTable {
+  dataset_id: string;
+  units: number | string;
+  content_units: number | string;
+  content_length: number | string;
+  keyword_length: number | string;
+}
+
 export interface DatabaseSchema {
   workspaces: WorkspaceTable;
   members: MemberTable;
@@ -328,4 +357,7 @@ export interface DatabaseSchema {
   jobs: JobTable;
   upload_file_contents: UploadFileContentTable;
   service_secrets: ServiceSecretTable;
+  search_units: SearchUnitTable;
+  search_postings: SearchPostingTable;
+  search_stats: SearchStatsTable;
 }

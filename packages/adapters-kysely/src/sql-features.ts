@@ -115,6 +115,8 @@ export interface SqlFeatures {
   isForeignKeyViolation(error: unknown): boolean;
   /** Whether an error is a unique constraint's refusal. */
   isUniqueViolation(error: unknown): boolean;
+  /** A number sent as a double precision float, whatever the context would infer (PostgreSQL). */
+  real(value: number): RawBuilder<number>;
 }
 
 /**

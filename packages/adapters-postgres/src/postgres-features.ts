@@ -109,5 +109,6 @@ export const postgresFeatures: SqlFeatures = {
       ${wellFormedJson(kept)}::json)`,
   isLockUnavailable: isLockNotAvailable,
   isForeignKeyViolation: (error) => (error as { code?: unknown } | null)?.code === "23503",
+  real: (value) => sql<number>`cast(${value} as double precision)`,
   isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === "23505",
 };

@@ -43,6 +43,7 @@ export const sqliteFeatures: SqlFeatures = {
   isLockUnavailable: () => false,
   isForeignKeyViolation: (error) =>
     (error as { code?: unknown } | null)?.code === "SQLITE_CONSTRAINT_FOREIGNKEY",
+  real: (value) => sql<number>`cast(${value} as real)`,
   isUniqueViolation: (error) => {
     const code = (error as { code?: unknown } | null)?.code;
     return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";

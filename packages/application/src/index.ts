@@ -6,5 +6,6 @@ export * from "./documents/index.js";
 export * from "./jobs/index.js";
 export * from "./metadata/index.js";
 export * from "./models/index.js";
+export * from "./retrieval/index.js";
 export * from "./segments/index.js";
 export * from "./tags/index.js";

@@ -18,6 +18,7 @@ export * from "./names.js";
 export * from "./pagination.js";
 export * from "./process-rules/index.js";
 export * from "./retrieval-model.js";
+export * from "./search/index.js";
 export * from "./segments/index.js";
 export * from "./tag.js";
 export * from "./text.js";

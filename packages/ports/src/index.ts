@@ -11,6 +11,7 @@ export type * from "./model-catalog.js";
 export type * from "./rate-limit-repository.js";
 export type * from "./repositories.js";
 export type * from "./runtime.js";
+export type * from "./search-index.js";
 export type * from "./secret-repository.js";
 export type * from "./segment-repository.js";
 export type * from "./served-to.js";

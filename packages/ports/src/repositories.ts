@@ -8,6 +8,7 @@ import type { FileStore } from "./file-store.js";
 import type { JobQueue } from "./job-queue.js";
 import type { MetadataRepository } from "./metadata-repository.js";
 import type { RateLimitRepository } from "./rate-limit-repository.js";
+import type { SearchIndex } from "./search-index.js";
 import type { SecretRepository } from "./secret-repository.js";
 import type { SegmentRepository } from "./segment-repository.js";
 import type { TagRepository } from "./tag-repository.js";
@@ -20,6 +21,7 @@ export interface Repositories {
   datasets: DatasetRepository;
   documents: DocumentRepository;
   segments: SegmentRepository;
+  search: SearchIndex;
   metadata: MetadataRepository;
   tags: TagRepository;
   apps: AppRepository;

@@ -1,4 +1,4 @@
-import type { ChildChunk, Document, IndexingSteps, Segment } from "@service-api/domain";
+import type { ChildChunk, Document, IndexingSteps, SearchUnit, Segment } from "@service-api/domain";
 
 /** What an indexing step sets on its document (the display status follows). */
 export type IndexingPatch = Partial<
@@ -34,7 +34,9 @@ export interface SegmentFilter {
 
 /**
  * The segments of documents (chunks grown to Dify's segment) and their child chunks, as indexing
- * writes them and as an import and an export carry them. A document's indexing job is the one it was last queued with
+ * writes them and as an import and an export carry them, and their search index: every write but
+ * `publish` (which is given its units) indexes what it writes (`searchUnitsOf`) in its own
+ * transaction, and whatever goes leaves the index with it. A document's indexing job is the one it was last queued with
  * (`DocumentRepository.queueForIndexing`); a job queued for a version replaced or deleted since is
  * not current, and what it would write is not written.
  */
@@ -42,9 +44,10 @@ export interface SegmentRepository {
   /**
    * While the fence holds (`fence.jobId` is the document's indexing job, held by `fence.holder`),
    * in one transaction that takes the document's dataset first: its segments become these (the old
-   * ones go, with their children), in their positions, and the document takes `finish`. A reader
-   * sees the old version or the new one whole, never a mix. False, writing nothing, when the fence
-   * does not hold (or the document is gone).
+   * ones go, with their children), in their positions, `units` (`searchUnitsOf` them, analyzed off
+   * the event loop) their search index, and the document takes `finish`. A reader sees the old
+   * version or the new one whole, never a mix, in its lists and its searches. False, writing
+   * nothing, when the fence does not hold (or the document is gone).
    */
   publish(
     documentId: string,
@@ -52,6 +55,7 @@ export interface SegmentRepository {
     segments: readonly Segment[],
     children: readonly ChildChunk[],
     finish: IndexingPatch,
+    units: readonly SearchUnit[],
   ): Promise<boolean>;
   /** The document's segments, by position then id. */
   listOfDocument(documentId: string): Promise<Segment[]>;
@@ -79,6 +83,8 @@ export interface SegmentRepository {
   ): Promise<{ children: ChildChunk[]; total: number }>;
   /** The child chunks of each of these segments, by position then id; a segment without is absent. */
   listChildrenOf(segmentIds: readonly string[]): Promise<Map<string, ChildChunk[]>>;
+  /** The segments of these ids, any document's, in no order; ids naming none are left out. */
+  listByIds(segmentIds: readonly string[]): Promise<Segment[]>;
   /** The document's segment with this id; absent when the document holds none of that id. */
   findInDocument(documentId: string, segmentId: string): Promise<Segment | undefined>;
   /**

@@ -1,4 +1,4 @@
-import type { ChunkForm, ChunkingMode, StoredRules } from "@service-api/domain";
+import type { ChunkForm, ChunkingMode, PreparedSegment, StoredRules } from "@service-api/domain";
 import type { Extraction, FileToExtract } from "./text-extractor.js";
 
 /** The rule a document is chunked by, as stored. */
@@ -8,16 +8,8 @@ export interface ChunkingRule {
   form: ChunkForm;
 }
 
-/** A chunk as indexing stores it: its content and Dify's `index_node_hash` (SHA-256, hex). */
-export interface HashedChunk {
-  content: string;
-  indexNodeHash: string;
-}
-
-/** A segment to store, in order; its child chunks (hierarchical documents), in order. */
-export interface PreparedSegment extends HashedChunk {
-  children: HashedChunk[];
-}
+/** A chunk as indexing stores it, and a segment with its children (`prepareDrafts`). */
+export type { PreparedChunk as HashedChunk, PreparedSegment } from "@service-api/domain";
 
 /**
  * Reads and chunks documents off the caller's event loop (worker threads, or a process of their

@@ -4,6 +4,7 @@ import { datasetsFamily } from "./datasets/index.js";
 import { documentsFamily } from "./documents/index.js";
 import { metadataFamily } from "./metadata/index.js";
 import { modelsFamily } from "./models/index.js";
+import { retrievalFamily } from "./retrieval/index.js";
 import { segmentsFamily } from "./segments/index.js";
 import { tagsFamily } from "./tags/index.js";
 
@@ -17,6 +18,7 @@ export const FAMILIES = [
   appFamily,
   modelsFamily,
   segmentsFamily,
+  retrievalFamily,
 ] as const;
 
 export type { AppUseCases } from "./app/index.js";
@@ -26,6 +28,7 @@ export type { DocumentUseCases } from "./documents/index.js";
 export type { FamilyContext } from "./family.js";
 export type { MetadataUseCases } from "./metadata/index.js";
 export type { ModelUseCases } from "./models/index.js";
+export type { RetrievalUseCases } from "./retrieval/index.js";
 export type { SegmentUseCases } from "./segments/index.js";
 export type { TagUseCases } from "./tags/index.js";
 export {
@@ -35,6 +38,7 @@ export {
   documentsFamily,
   metadataFamily,
   modelsFamily,
+  retrievalFamily,
   segmentsFamily,
   tagsFamily,
 };

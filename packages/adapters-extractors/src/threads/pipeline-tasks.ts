@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
-import { type ChildChunkDraft, chunkDocument } from "@service-api/domain";
-import type { ChunkingRule, Extraction, HashedChunk, PreparedSegment } from "@service-api/ports";
+import { chunkDocument, prepareDrafts } from "@service-api/domain";
+import type { ChunkingRule, Extraction, PreparedSegment } from "@service-api/ports";
 import type { ExtractionLimits } from "../limits.js";
 
 /** A pipeline thread's `workerData`. */
@@ -16,19 +16,12 @@ export type PipelineTask =
 export type PipelineAnswer = Extraction | PreparedSegment[];
 
 /**
- * The units chunked as Dify chunks them, each chunk and child with its `index_node_hash`: the
- * SHA-256 (hex, of the UTF-8 bytes) of the draft's `hashSource`, which is not sent back.
+ * The units chunked as Dify chunks them, each chunk and child with its `index_node_hash` (the
+ * SHA-256, hex, of the UTF-8 bytes of the draft's `hashSource`, which is not sent back) and its
+ * search terms.
  */
 export function prepareSegments(units: readonly string[], rule: ChunkingRule): PreparedSegment[] {
-  return chunkDocument(units, rule.mode, rule.rules, rule.form).map((draft) => ({
-    ...hashed(draft),
-    children: draft.children.map(hashed),
-  }));
+  return prepareDrafts(chunkDocument(units, rule.mode, rule.rules, rule.form), sha256);
 }
 
-function hashed(draft: ChildChunkDraft): HashedChunk {
-  return {
-    content: draft.content,
-    indexNodeHash: createHash("sha256").update(draft.hashSource, "utf8").digest("hex"),
-  };
-}
+const sha256 = (text: string) => createHash("sha256").update(text, "utf8").digest("hex");

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { type ChunkDraft, chunkDocument } from "@service-api/domain";
+import { chunkDocument, prepareDrafts } from "@service-api/domain";
 import type { ChunkingRule, PreparedSegment } from "@service-api/ports";
 import { Document, Packer, Paragraph, Table, TableCell, TableRow } from "docx";
 import { afterAll, describe, expect, it } from "vitest";
@@ -29,14 +29,7 @@ const sha256 = (text: string) => createHash("sha256").update(text).digest("hex")
 
 /** What the pipeline should answer: `chunkDocument` in this thread, each draft's hashSource hashed. */
 function expectedSegments(units: readonly string[], rule: ChunkingRule): PreparedSegment[] {
-  const hashed = ({ content, hashSource }: Omit<ChunkDraft, "children">) => ({
-    content,
-    indexNodeHash: sha256(hashSource),
-  });
-  return chunkDocument(units, rule.mode, rule.rules, rule.form).map((draft) => ({
-    ...hashed(draft),
-    children: draft.children.map(hashed),
-  }));
+  return prepareDrafts(chunkDocument(units, rule.mode, rule.rules, rule.form), sha256);
 }
 
 async function docx(): Promise<Uint8Array> {
@@ -90,9 +83,14 @@ describe("WorkerThreadTextPipeline chunking", () => {
     },
   );
 
-  it("hashes what Dify hashes: a chunk before its leading symbols went, plus None", async () => {
+  it("hashes what Dify hashes (a chunk before its leading symbols went, plus None) and analyzes it for search", async () => {
     const [heading] = await pipeline().chunk([WALDEN], RULES.custom);
-    expect(heading).toEqual({ content: "Economy", indexNodeHash: sha256("# EconomyNone"), children: [] });
+    expect(heading).toEqual({
+      content: "Economy",
+      indexNodeHash: sha256("# EconomyNone"),
+      terms: ["economi"],
+      children: [],
+    });
   });
 
   it("hashes each child of a hierarchical parent", async () => {
@@ -101,6 +99,7 @@ describe("WorkerThreadTextPipeline chunking", () => {
     expect(segments[1]?.children[2]).toEqual({
       content: "labor of my hands only.",
       indexNodeHash: sha256("labor of my hands only.None"),
+      terms: ["labor", "hand"],
     });
   });
 

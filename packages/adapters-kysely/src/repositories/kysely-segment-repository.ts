@@ -1,4 +1,4 @@
-import type { ChildChunk, Segment } from "@service-api/domain";
+import type { ChildChunk, SearchUnit, Segment } from "@service-api/domain";
 import type {
   DocumentSegments,
   IndexingFence,
@@ -11,6 +11,7 @@ import { compiledForIds } from "../compiled-read.js";
 import type { DatabaseSchema } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
 import { indexingPatchColumns, writeWhileFenced } from "./document-indexing.js";
+import { writeSearchUnits } from "./search-unit-writes.js";
 import {
   addWords,
   appendChild,
@@ -18,6 +19,7 @@ import {
   deleteChild,
   findChild,
   inBatches,
+  indexSegments,
   inTransaction,
   updateChild,
   updateSegment,
@@ -50,6 +52,7 @@ export class KyselySegmentRepository implements SegmentRepository {
     segments: readonly Segment[],
     children: readonly ChildChunk[],
     finish: IndexingPatch,
+    units: readonly SearchUnit[],
   ): Promise<boolean> {
     const write = async (db: Kysely<DatabaseSchema>) => {
       // The dataset, then the document's row (an update), while the fence holds: a create that
@@ -61,6 +64,7 @@ export class KyselySegmentRepository implements SegmentRepository {
         await db.insertInto("chunks").values(batch.map(segmentToRow)).execute();
       for (const batch of inBatches(children))
         await db.insertInto("child_chunks").values(batch.map(childToRow)).execute();
+      await writeSearchUnits(db, documentId, units);
       return true;
     };
     return inTransaction(this.db, write);
@@ -120,6 +124,16 @@ export class KyselySegmentRepository implements SegmentRepository {
     for (const row of rows)
       read.set(row.segment_id, [...(read.get(row.segment_id) ?? []), childFromRow(row)]);
     return read;
+  }
+
+  async listByIds(segmentIds: readonly string[]): Promise<Segment[]> {
+    if (segmentIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom("chunks")
+      .selectAll()
+      .where("id", "in", [...new Set(segmentIds)])
+      .execute();
+    return rows.map(segmentFromRow);
   }
 
   async findInDocument(documentId: string, segmentId: string): Promise<Segment | undefined> {
@@ -245,6 +259,12 @@ export class KyselySegmentRepository implements SegmentRepository {
           .execute();
         for (const row of rows) writtenChildren.add(row.id);
       }
+      await indexSegments(
+        db,
+        documentId,
+        segments.filter((segment) => written.has(segment.id)),
+        placed.filter((child) => writtenChildren.has(child.id)),
+      );
       return [
         ...segments.filter((segment) => !written.has(segment.id)),
         ...placed.filter((child) => !writtenChildren.has(child.id)),

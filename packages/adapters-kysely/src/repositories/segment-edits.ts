@@ -1,6 +1,14 @@
-import type { ChildChunk, Segment } from "@service-api/domain";
+import {
+  analyze,
+  type ChildChunk,
+  childUnit,
+  type DocForm,
+  type Segment,
+  searchUnitsOf,
+} from "@service-api/domain";
 import type { Kysely } from "kysely";
 import type { DatabaseSchema } from "../schema.js";
+import { deleteSearchUnits, deleteUnitsOfSegment, writeSearchUnits } from "./search-unit-writes.js";
 import { childFromRow, childToRow, segmentToRow } from "./segment-rows.js";
 
 /*
@@ -22,6 +30,28 @@ export function* inBatches<Item>(items: readonly Item[]): Generator<Item[]> {
 /** Runs `write` in the caller's transaction, or in one of its own. */
 export const inTransaction = <Result>(db: Db, write: (db: Db) => Promise<Result>): Promise<Result> =>
   db.isTransaction ? write(db) : db.transaction().execute(write);
+
+/** The document's `doc_form`: what its segments are indexed as. */
+async function docFormOf(db: Db, documentId: string): Promise<DocForm | undefined> {
+  const [row] = await db.selectFrom("documents").select("doc_form").where("id", "=", documentId).execute();
+  return row?.doc_form as DocForm | undefined;
+}
+
+/** Indexes these segments with their children (`searchUnitsOf`), in the caller's transaction. */
+export async function indexSegments(
+  db: Db,
+  documentId: string,
+  segments: readonly Segment[],
+  children: readonly ChildChunk[],
+): Promise<void> {
+  const docForm = await docFormOf(db, documentId);
+  if (!docForm) return;
+  const childrenOf = Map.groupBy(children, (child) => child.segmentId);
+  const units = segments.flatMap((segment) =>
+    searchUnitsOf(segment, childrenOf.get(segment.id) ?? [], docForm),
+  );
+  await writeSearchUnits(db, documentId, units);
+}
 
 /** Moves the document's word count by `delta`, never below 0. */
 export async function addWords(db: Db, documentId: string, delta: number): Promise<void> {
@@ -62,6 +92,7 @@ export async function appendSegments(
     documentId,
     placed.reduce((sum, segment) => sum + segment.wordCount, 0),
   );
+  await indexSegments(db, documentId, placed, children);
   return placed;
 }
 
@@ -86,6 +117,13 @@ export async function updateSegment(
     for (const batch of inBatches(children))
       await db.insertInto("child_chunks").values(batch.map(childToRow)).execute();
   }
+  await deleteUnitsOfSegment(db, id);
+  const indexed =
+    children ??
+    (await db.selectFrom("child_chunks").selectAll().where("segment_id", "=", id).execute()).map(
+      childFromRow,
+    );
+  await indexSegments(db, documentId, [{ ...segment, documentId }], indexed);
   return true;
 }
 
@@ -107,6 +145,7 @@ export async function appendChild(db: Db, child: ChildChunk): Promise<ChildChunk
     .execute();
   const placed = { ...child, position: Number(last?.position ?? 0) + 1 };
   await db.insertInto("child_chunks").values(childToRow(placed)).execute();
+  await indexChild(db, placed);
   return placed;
 }
 
@@ -118,7 +157,16 @@ export async function updateChild(db: Db, child: ChildChunk): Promise<boolean> {
     .where("id", "=", id)
     .where("segment_id", "=", segment_id)
     .executeTakeFirst();
-  return Number(updated.numUpdatedRows) > 0;
+  if (Number(updated.numUpdatedRows) === 0) return false;
+  await deleteSearchUnits(db, [child.id]);
+  await indexChild(db, child);
+  return true;
+}
+
+/** A parent-child document's child chunk, indexed on its own. */
+async function indexChild(db: Db, child: ChildChunk): Promise<void> {
+  if ((await docFormOf(db, child.documentId)) === "hierarchical_model")
+    await writeSearchUnits(db, child.documentId, [childUnit(child, analyze(child.content))]);
 }
 
 export async function deleteChild(db: Db, segmentId: string, childId: string): Promise<boolean> {

@@ -21,6 +21,7 @@ import * as datasetsByApi from "./0016-datasets-by-api.js";
 import * as uploadFileContents from "./0017-upload-file-contents.js";
 import * as documentsByText from "./0018-documents-by-text.js";
 import * as serviceSecrets from "./0019-service-secrets.js";
+import * as searchIndex from "./0020-search-index.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0017-upload-file-contents": uploadFileContents,
   "0018-documents-by-text": documentsByText,
   "0019-service-secrets": serviceSecrets,
+  "0020-search-index": searchIndex,
 };
 
 export const postgresMigrations: MigrationProvider = {

@@ -12,6 +12,7 @@ import * as datasetsByApi from "./0008-datasets-by-api.js";
 import * as uploadFileContents from "./0009-upload-file-contents.js";
 import * as documentsByText from "./0010-documents-by-text.js";
 import * as serviceSecrets from "./0011-service-secrets.js";
+import * as searchIndex from "./0012-search-index.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0009-upload-file-contents": uploadFileContents,
   "0010-documents-by-text": documentsByText,
   "0011-service-secrets": serviceSecrets,
+  "0012-search-index": searchIndex,
 };
 
 export const sqliteMigrations: MigrationProvider = {

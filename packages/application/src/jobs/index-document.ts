@@ -2,9 +2,12 @@ import {
   type ChildChunk,
   type ChunkForm,
   type ChunkingMode,
+  childUnit,
   type Document,
+  type SearchUnit,
   type Segment,
   type StoredRules,
+  segmentUnit,
   validateProcessRule,
 } from "@service-api/domain";
 import type {
@@ -65,7 +68,7 @@ export class IndexDocument implements JobHandler {
       });
       if (!(await lease.renew())) return "lost";
       const now = this.clock.nowSeconds();
-      const { segments, children } = this.#rows(document, prepared, now);
+      const { segments, children, units: searchUnits } = this.#rows(document, prepared, now);
       const wordCount = segments.reduce((sum, segment) => sum + segment.wordCount, 0);
       const indexing = {
         indexingStatus: "indexing",
@@ -74,14 +77,21 @@ export class IndexDocument implements JobHandler {
         wordCount,
       } as const;
       if (!(await step(indexing))) return this.#stale(lease);
-      const published = await this.repositories.segments.publish(documentId, fence, segments, children, {
-        indexingStatus: "completed",
-        completedAt: this.clock.nowSeconds(),
-        indexingLatency: (this.clock.nowMilliseconds() - startedAt) / 1000,
-        wordCount,
-        tokens: 0,
-        error: null,
-      });
+      const published = await this.repositories.segments.publish(
+        documentId,
+        fence,
+        segments,
+        children,
+        {
+          indexingStatus: "completed",
+          completedAt: this.clock.nowSeconds(),
+          indexingLatency: (this.clock.nowMilliseconds() - startedAt) / 1000,
+          wordCount,
+          tokens: 0,
+          error: null,
+        },
+        searchUnits,
+      );
       return published ? "done" : this.#stale(lease);
     } catch (error) {
       // The pipeline's own failure (a reader out of memory, a time limit): the document's error.
@@ -132,10 +142,15 @@ export class IndexDocument implements JobHandler {
     return "done";
   }
 
-  /** The rows of the chunks: positions 1…n, each as Dify's segment (and child chunk) of an economy dataset. */
+  /**
+   * The rows of the chunks: positions 1…n, each as Dify's segment (and child chunk) of an economy
+   * dataset, and their search units from the terms the pipeline made.
+   */
   #rows(document: Document, prepared: PreparedSegment[], now: number) {
     const segments: Segment[] = [];
     const children: ChildChunk[] = [];
+    const units: SearchUnit[] = [];
+    const hierarchical = document.docForm === "hierarchical_model";
     for (const [index, chunk] of prepared.entries()) {
       const segment: Segment = {
         id: this.ids.next(),
@@ -163,8 +178,9 @@ export class IndexDocument implements JobHandler {
         stoppedAt: null,
       };
       segments.push(segment);
-      for (const [position, child] of chunk.children.entries())
-        children.push({
+      if (!hierarchical) units.push(segmentUnit(segment, chunk.terms));
+      for (const [position, child] of chunk.children.entries()) {
+        const row: ChildChunk = {
           id: this.ids.next(),
           segmentId: segment.id,
           documentId: document.id,
@@ -178,9 +194,12 @@ export class IndexDocument implements JobHandler {
           createdAt: now,
           updatedAt: now,
           updatedBy: null,
-        });
+        };
+        children.push(row);
+        if (hierarchical) units.push(childUnit(row, child.terms));
+      }
     }
-    return { segments, children };
+    return { segments, children, units };
   }
 }
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { chunkDocument } from "@service-api/domain";
+import { chunkDocument, prepareDrafts } from "@service-api/domain";
 import type { ChunkingRule, FileToExtract, PreparedSegment, TextPipeline } from "@service-api/ports";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -43,14 +43,7 @@ export class InProcessTextPipeline implements TextPipeline {
 
   async chunk(units: readonly string[], rule: ChunkingRule): Promise<PreparedSegment[]> {
     this.#failIfAsked();
-    return chunkDocument(units, rule.mode, rule.rules, rule.form).map((draft) => ({
-      content: draft.content,
-      indexNodeHash: sha256(draft.hashSource),
-      children: draft.children.map((child) => ({
-        content: child.content,
-        indexNodeHash: sha256(child.hashSource),
-      })),
-    }));
+    return prepareDrafts(chunkDocument(units, rule.mode, rule.rules, rule.form), sha256);
   }
 
   async close(): Promise<void> {}

@@ -116,11 +116,11 @@ export function describeDocumentIndexingContract(openStore: OpenStore): void {
       };
 
       expect(
-        await segments.publish(document.id, { jobId: "job-0", holder: "w" }, version, children, finish),
+        await segments.publish(document.id, { jobId: "job-0", holder: "w" }, version, children, finish, []),
       ).toBe(false);
       expect(await documents.listChunks(document.id)).toHaveLength(2);
       expect(
-        await segments.publish(document.id, { jobId: "job-1", holder: "w" }, version, children, finish),
+        await segments.publish(document.id, { jobId: "job-1", holder: "w" }, version, children, finish, []),
       ).toBe(true);
       expect(await segments.listOfDocument(document.id)).toEqual([version[1], version[0]]);
       expect(await segments.listChildrenOfDocument(document.id)).toEqual([
@@ -143,7 +143,7 @@ export function describeDocumentIndexingContract(openStore: OpenStore): void {
       expect(await documents.recordIndexingStep(document.id, stale, { indexingStatus: "parsing" })).toBe(
         false,
       );
-      expect(await segments.publish(document.id, stale, [aSegment(document.id, 1)], [], {})).toBe(false);
+      expect(await segments.publish(document.id, stale, [aSegment(document.id, 1)], [], {}, [])).toBe(false);
       expect(await segments.listOfDocument(document.id)).toEqual([]);
       expect(
         await documents.recordIndexingStep(
@@ -189,6 +189,7 @@ export function describeDocumentIndexingContract(openStore: OpenStore): void {
           [aSegment(document.id, 1)],
           [],
           {},
+          [],
         ),
       ).toBe(false);
       expect(await segments.listOfDocument(document.id)).toEqual([]);
@@ -250,6 +251,7 @@ export function describeDocumentIndexingContract(openStore: OpenStore): void {
         [aSegment(earlier.id, 1), aSegment(earlier.id, 2, { completedAt: null, status: "indexing" })],
         [],
         {},
+        [],
       );
       expect(await documents.listBatch(dataset.id, batch)).toEqual([
         { document: earlier, totalSegments: 2, completedSegments: 1 },

@@ -8,6 +8,7 @@ import {
   displayStatus,
   matchesTextFilter,
   NO_CHUNKS,
+  type SearchUnit,
   type Segment,
   type UploadFile,
 } from "@service-api/domain";
@@ -156,6 +157,7 @@ export class InMemoryDocumentRepository implements DocumentRepository, SegmentRe
     segments: readonly Segment[],
     children: readonly ChildChunk[],
     finish: IndexingPatch,
+    _units: readonly SearchUnit[],
   ): Promise<boolean> {
     if (!(await this.#fenceHolds(documentId, fence))) return false;
     this.#dropChunksOf(documentId);
@@ -236,6 +238,16 @@ export class InMemoryDocumentRepository implements DocumentRepository, SegmentRe
     for (const child of children)
       read.set(child.segmentId, [...(read.get(child.segmentId) ?? []), structuredClone(child)]);
     return read;
+  }
+
+  async listByIds(segmentIds: readonly string[]): Promise<Segment[]> {
+    const found: Segment[] = [];
+    for (const id of new Set(segmentIds)) {
+      const chunk = this.#chunks.get(id);
+      const segment = chunk && (await this.findInDocument(chunk.documentId, id));
+      if (segment) found.push(segment);
+    }
+    return found;
   }
 
   async findInDocument(documentId: string, segmentId: string): Promise<Segment | undefined> {

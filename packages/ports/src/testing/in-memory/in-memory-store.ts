@@ -10,6 +10,7 @@ import { InMemoryFileStore } from "./in-memory-file-store.js";
 import { InMemoryJobQueue } from "./in-memory-job-queue.js";
 import { InMemoryMetadataRepository } from "./in-memory-metadata-repository.js";
 import { InMemoryRateLimitRepository } from "./in-memory-rate-limit-repository.js";
+import { InMemorySearchIndex } from "./in-memory-search-index.js";
 import { InMemorySecretRepository } from "./in-memory-secret-repository.js";
 import { InMemoryTagRepository } from "./in-memory-tag-repository.js";
 import { InMemoryWorkspaceRepository } from "./in-memory-workspace-repository.js";
@@ -70,6 +71,7 @@ function createInMemoryRepositories(): SnapshottingRepositories {
     datasets,
     documents,
     segments: documents,
+    search: new InMemorySearchIndex(documents),
     metadata,
     tags,
     apps: new InMemoryAppRepository(access),

@@ -1,0 +1,85 @@
+import { type Kysely, sql } from "kysely";
+import { indexSegments } from "../repositories/segment-edits.js";
+import { childFromRow, segmentFromRow } from "../repositories/segment-rows.js";
+import type { DatabaseSchema } from "../schema.js";
+
+/**
+ * Migration 0012 (SQLite) / 0020 (PostgreSQL), the tables both stores share: the search index.
+ * A unit is what BM25 scores (a segment, or a parent-child document's child chunk, or a parent's
+ * keywords alone), with its lengths in terms; a posting, a term of a unit with how often it occurs
+ * in its content and in its keywords, keyed for the query's seek (dataset, term); the statistics
+ * of each dataset's units, kept by each store's triggers (`searchStatsTriggers`). Everything goes
+ * with its segment (or child chunk) by the foreign keys' cascade.
+ */
+export async function addSearchIndex(
+  db: Kysely<unknown>,
+  types: { text: string; integer: string; postingsOptions: string },
+): Promise<void> {
+  const { text, integer } = types;
+  await sql
+    .raw(`create table search_units (
+      id ${text} primary key,
+      dataset_id ${text} not null,
+      document_id ${text} not null,
+      segment_id ${text} not null references chunks (id) on delete cascade,
+      child_id ${text} references child_chunks (id) on delete cascade,
+      content_length ${integer} not null,
+      keyword_length ${integer} not null
+    )`)
+    .execute(db);
+  await sql`create index search_units_by_segment on search_units (segment_id)`.execute(db);
+  await sql`create index search_units_by_child on search_units (child_id) where child_id is not null`.execute(
+    db,
+  );
+  await sql
+    .raw(`create table search_postings (
+      dataset_id ${text} not null,
+      term ${text} not null,
+      unit_id ${text} not null references search_units (id) on delete cascade,
+      content_tf ${integer} not null,
+      keyword_tf ${integer} not null,
+      primary key (dataset_id, term, unit_id)
+    ) ${types.postingsOptions}`)
+    .execute(db);
+  await sql`create index search_postings_by_unit on search_postings (unit_id)`.execute(db);
+  await sql
+    .raw(`create table search_stats (
+      dataset_id ${text} primary key references datasets (id) on delete cascade,
+      units ${integer} not null default 0,
+      content_units ${integer} not null default 0,
+      content_length ${integer} not null default 0,
+      keyword_length ${integer} not null default 0
+    )`)
+    .execute(db);
+}
+
+/** Indexes the segments stored before the index existed, a few documents at a time. */
+export async function indexStoredSegments(untyped: Kysely<unknown>): Promise<void> {
+  const db = untyped as Kysely<DatabaseSchema>;
+  for (let after = ""; ; ) {
+    const documents = await db
+      .selectFrom("documents")
+      .select("id")
+      .where("id", ">", after)
+      .orderBy("id")
+      .limit(100)
+      .execute();
+    for (const { id } of documents) {
+      const segments = await db.selectFrom("chunks").selectAll().where("document_id", "=", id).execute();
+      const children = await db
+        .selectFrom("child_chunks")
+        .selectAll()
+        .where("document_id", "=", id)
+        .execute();
+      await indexSegments(db, id, segments.map(segmentFromRow), children.map(childFromRow));
+    }
+    if (documents.length < 100) return;
+    after = documents.at(-1)!.id;
+  }
+}
+
+export async function dropSearchIndex(db: Kysely<unknown>): Promise<void> {
+  await sql`drop table search_stats`.execute(db);
+  await sql`drop table search_postings`.execute(db);
+  await sql`drop table search_units`.execute(db);
+}

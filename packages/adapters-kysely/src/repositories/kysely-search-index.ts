@@ -1,0 +1,122 @@
+import type { SearchField } from "@service-api/domain";
+import type { ScoringQuery, SearchIndex, SearchStatistics, SegmentHit } from "@service-api/ports";
+import { type Kysely, type RawBuilder, sql } from "kysely";
+import type { DatabaseSchema } from "../schema.js";
+import type { SqlFeatures } from "../sql-features.js";
+import { toFlag } from "./rows.js";
+
+interface UnitScoreRow {
+  segment_id: string;
+  child_id: string | null;
+  score: number | string;
+}
+
+/**
+ * BM25 over `search_postings` (0012/0020): one seek per query term into the (dataset, term) key,
+ * each posting's part of its unit's score summed in the database, the units' best per segment
+ * kept for segments that can be retrieved, then the top k. The same statement on both stores,
+ * its constants sent as double precision, so both score alike.
+ */
+export class KyselySearchIndex implements SearchIndex {
+  constructor(
+    private readonly db: Kysely<DatabaseSchema>,
+    private readonly features: SqlFeatures,
+  ) {}
+
+  async statistics(
+    datasetId: string,
+    field: SearchField,
+    terms: readonly string[],
+  ): Promise<SearchStatistics> {
+    const [stats] = await this.db
+      .selectFrom("search_stats")
+      .selectAll()
+      .where("dataset_id", "=", datasetId)
+      .execute();
+    const documentFrequencies = new Map<string, number>();
+    if (stats && terms.length > 0) {
+      let postings = this.db
+        .selectFrom("search_postings")
+        .select(["term", (eb) => eb.fn.countAll().as("df")])
+        .where("dataset_id", "=", datasetId)
+        .where("term", "in", [...new Set(terms)]);
+      if (field === "content") postings = postings.where("content_tf", ">", 0);
+      for (const row of await postings.groupBy("term").execute())
+        documentFrequencies.set(row.term, Number(row.df));
+    }
+    if (!stats) return { units: 0, totalLength: 0, documentFrequencies };
+    const content = { units: Number(stats.content_units), totalLength: Number(stats.content_length) };
+    return field === "content"
+      ? { ...content, documentFrequencies }
+      : {
+          units: Number(stats.units),
+          totalLength: content.totalLength + Number(stats.keyword_length),
+          documentFrequencies,
+        };
+  }
+
+  async topSegments(query: ScoringQuery): Promise<SegmentHit[]> {
+    if (query.weights.size === 0 || query.topK < 1) return [];
+    const { features } = this;
+    const filter =
+      query.documentIds && features.inList(sql.ref("d.id"), features.listParameter(query.documentIds));
+    const unitScores = this.#unitScores(query);
+    const { rows } = await sql<{ segment_id: string; score: number | string }>`
+      with unit_scores as (${unitScores})
+      select s.segment_id, max(s.score) as score
+      from unit_scores s
+      join chunks c on c.id = s.segment_id
+      join documents d on d.id = c.document_id
+      where c.enabled = ${toFlag(true)} and c.status = 'completed'
+        and d.indexing_status = 'completed' and d.enabled = ${toFlag(true)} and d.archived = ${toFlag(false)}
+        ${filter ? sql`and ${filter}` : sql``}
+      group by s.segment_id, c.position
+      order by score desc, c.position, s.segment_id
+      limit ${query.topK}`.execute(this.db);
+    const hits = rows.map((row) => ({ segmentId: row.segment_id, score: Number(row.score), children: [] }));
+    await this.#addChildren(query, hits);
+    return hits;
+  }
+
+  /** Each unit's score: the sum of its postings' parts, in one pass over the query terms' postings. */
+  #unitScores(query: ScoringQuery, segmentIds?: readonly string[]): RawBuilder<UnitScoreRow> {
+    const { real } = this.features;
+    const content = query.field === "content";
+    const tf = content ? sql`p.content_tf` : sql`(p.content_tf + p.keyword_tf)`;
+    const length = content ? sql`u.content_length` : sql`(u.content_length + u.keyword_length)`;
+    const weights = [...query.weights];
+    const weight = sql`case p.term ${sql.join(
+      weights.map(([term, value]) => sql`when ${term} then ${real(value)}`),
+      sql` `,
+    )} end`;
+    const k1 = real(query.k1);
+    const norm = sql`(${real(1 - query.b)} + ${real(query.b / query.averageLength)} * ${length})`;
+    return sql<UnitScoreRow>`
+      select u.segment_id, u.child_id,
+        sum(${weight} * ${tf} * ${real(query.k1 + 1)} / (${tf} + ${k1} * ${norm})) as score
+      from search_postings p
+      join search_units u on u.id = p.unit_id
+      where p.dataset_id = ${query.datasetId}
+        and p.term in (${sql.join(weights.map(([term]) => term))})
+        ${content ? sql`and p.content_tf > 0` : sql``}
+        ${segmentIds ? sql`and u.segment_id in (${sql.join(segmentIds)})` : sql``}
+      group by u.id, u.segment_id, u.child_id`;
+  }
+
+  /** The matching child chunks of the segments found, best first (then by position), each with its score. */
+  async #addChildren(query: ScoringQuery, hits: SegmentHit[]): Promise<void> {
+    if (hits.length === 0) return;
+    const { rows } = await sql<UnitScoreRow>`
+      with unit_scores as (${this.#unitScores(
+        query,
+        hits.map((hit) => hit.segmentId),
+      )})
+      select s.segment_id, s.child_id, s.score
+      from unit_scores s
+      join child_chunks cc on cc.id = s.child_id
+      order by s.score desc, cc.position, s.child_id`.execute(this.db);
+    const bySegment = new Map(hits.map((hit) => [hit.segmentId, hit]));
+    for (const row of rows)
+      bySegment.get(row.segment_id)?.children.push({ childId: row.child_id!, score: Number(row.score) });
+  }
+}

@@ -1,0 +1,2 @@
+export * from "./retrieval-input.js";
+export * from "./retrieve.js";
