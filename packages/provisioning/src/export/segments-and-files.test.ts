@@ -79,7 +79,7 @@ async function publish(
   await jobs.enqueue({ id: jobId, kind: "index_document", subjectId: documentId, runAfter: 0, createdAt: 0 });
   expect(await jobs.claim(["index_document"], "indexer", 1, 1_000_000)).toMatchObject({ id: jobId });
   const fence = { jobId, holder: "indexer" };
-  expect(await repositories.segments.publish(documentId, fence, segments, children, {})).toBe(true);
+  expect(await repositories.segments.publish(documentId, fence, segments, children, {}, [])).toBe(true);
 }
 
 /** The export as `service-api export` writes it, a document per page. */
