@@ -285,4 +285,105 @@ describe("POST /v1/datasets/{dataset_id}/retrieve", () => {
     expect((await send("POST", path, { query: '"shells" OR NEAR(*)' })).body.records).toHaveLength(2);
     expect((await send("POST", path, { query: "the of and" })).body.records).toEqual([]);
   });
+
+  it("narrows the search by metadata in the same query: every operator family, and/or, built-in fields", async () => {
+    const { send, datasetId, documentId } = await aKnowledgeBase("Shells of the first document.");
+    const second = await send("POST", `/datasets/${datasetId}/document/create-by-text`, {
+      name: "second.txt",
+      text: "Shells of the second document.",
+      process_rule: BY_PARAGRAPH,
+    });
+    const secondId = second.body.document.id as string;
+    await eventually(async () => {
+      const detail = await send("GET", `/datasets/${datasetId}/documents/${secondId}`);
+      return detail.body.indexing_status === "completed";
+    }, 20_000);
+    const author = (await send("POST", `/datasets/${datasetId}/metadata`, { type: "string", name: "author" }))
+      .body;
+    const pages = (await send("POST", `/datasets/${datasetId}/metadata`, { type: "number", name: "pages" }))
+      .body;
+    const written = await send("POST", `/datasets/${datasetId}/documents/metadata`, {
+      operation_data: [
+        {
+          document_id: documentId,
+          metadata_list: [
+            { id: author.id, name: "author", value: "Ada Lovelace" },
+            { id: pages.id, name: "pages", value: 12 },
+          ],
+        },
+        { document_id: secondId, metadata_list: [{ id: pages.id, name: "pages", value: 250 }] },
+      ],
+    });
+    expect(written.status).toBe(200);
+    const names = async (metadata_filtering_conditions: unknown) => {
+      const found = await send("POST", `/datasets/${datasetId}/retrieve`, {
+        query: "shells",
+        retrieval_model: { ...KEYWORD, metadata_filtering_conditions },
+      });
+      expect(found.status, JSON.stringify(found.body)).toBe(200);
+      return (found.body.records as Record_[]).map((record) => record.segment.content);
+    };
+    const FIRST = "Shells of the first document.";
+    const SECOND = "Shells of the second document.";
+    const condition = (name: string, comparison_operator: string, value?: unknown) => ({
+      name,
+      comparison_operator,
+      value,
+    });
+    expect(await names({ conditions: [condition("author", "contains", "Love")] })).toEqual([FIRST]);
+    expect(await names({ conditions: [condition("author", "empty")] })).toEqual([SECOND]);
+    expect(await names({ conditions: [condition("pages", ">", 100)] })).toEqual([SECOND]);
+    expect((await names({ conditions: [condition("pages", "in", "12, 250")] })).sort()).toEqual([
+      FIRST,
+      SECOND,
+    ]);
+    expect(await names({ conditions: [condition("pages", "in", [])] })).toEqual([]);
+    expect(
+      await names({
+        logical_operator: "or",
+        conditions: [condition("author", "is", "Ada Lovelace"), condition("pages", "≥", 250)],
+      }),
+    ).toHaveLength(2);
+    expect(
+      await names({ conditions: [condition("author", "is", "Ada Lovelace"), condition("pages", "≥", 250)] }),
+    ).toEqual([]);
+    // Built-in fields filter only while the dataset shows them.
+    expect(await names({ conditions: [condition("document_name", "is", "second.txt")] })).toEqual([]);
+    await send("POST", `/datasets/${datasetId}/metadata/built-in/enable`);
+    expect(await names({ conditions: [condition("document_name", "is", "second.txt")] })).toEqual([SECOND]);
+    const first = await send("POST", `/datasets/${datasetId}/retrieve`, {
+      query: "shells",
+      retrieval_model: {
+        ...KEYWORD,
+        metadata_filtering_conditions: { conditions: [condition("pages", "<", 20)] },
+      },
+    });
+    expect(first.body.records[0].segment.document.doc_metadata).toMatchObject({
+      author: "Ada Lovelace",
+      pages: 12,
+    });
+
+    for (const [conditions, message] of [
+      [{ conditions: [condition("pages", ">=", 1)] }, 'unknown comparison operator ">=".'],
+      [{ conditions: [condition("pages", ">", "many")] }, '">" needs a number.'],
+      [
+        { conditions: [condition("pages", "before", "soon")] },
+        '"before" needs Unix seconds or a "YYYY-MM-DD HH:MM:SS" time.',
+      ],
+      [
+        { conditions: Array.from({ length: 10_000 }, () => condition("pages", "=", 1)) },
+        "at most 100 conditions.",
+      ],
+    ] as const) {
+      const refused = await send("POST", `/datasets/${datasetId}/retrieve`, {
+        query: "shells",
+        retrieval_model: { ...KEYWORD, metadata_filtering_conditions: conditions },
+      });
+      expect(refused.body).toEqual({
+        status: 400,
+        code: "invalid_param",
+        message: `metadata_filtering_conditions: ${message}`,
+      });
+    }
+  });
 });

@@ -117,6 +117,12 @@ export interface SqlFeatures {
   isUniqueViolation(error: unknown): boolean;
   /** A number sent as a double precision float, whatever the context would infer (PostgreSQL). */
   real(value: number): RawBuilder<number>;
+  /** The number a text holds (`NUMERIC_TEXT`: digits, a point, an exponent, spaces around), else null. */
+  numericValue(text: Expression<unknown>): RawBuilder<number | null>;
+  /** Whether a text holds another, case-sensitively, characters as they are (no pattern). */
+  holdsText(text: Expression<unknown>, part: string): RawBuilder<boolean>;
+  /** Unix seconds as UTC `YYYY-MM-DD HH:MM:SS`, as Dify shows the built-in dates. */
+  utcDateTime(seconds: Expression<unknown>): RawBuilder<string>;
 }
 
 /**

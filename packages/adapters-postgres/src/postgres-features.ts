@@ -1,4 +1,5 @@
 import { compiledRead, type SqlFeatures, wellFormedJson } from "@service-api/adapters-kysely";
+import { NUMERIC_TEXT } from "@service-api/domain";
 import { sql } from "kysely";
 import { jsonArrayFrom, jsonObjectFrom } from "kysely/helpers/postgres";
 import { FIELD_COUNT_SLOTS } from "./migrations/0009-field-count-slots.js";
@@ -109,6 +110,11 @@ export const postgresFeatures: SqlFeatures = {
       ${wellFormedJson(kept)}::json)`,
   isLockUnavailable: isLockNotAvailable,
   isForeignKeyViolation: (error) => (error as { code?: unknown } | null)?.code === "23503",
+  numericValue: (text) =>
+    sql<number | null>`case when ${text} ~ ${NUMERIC_TEXT.source} then cast(${text} as double precision) end`,
+  holdsText: (text, part) => sql<boolean>`strpos(${text}, ${part}) > 0`,
+  utcDateTime: (seconds) =>
+    sql<string>`to_char(to_timestamp(${seconds}) at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS')`,
   real: (value) => sql<number>`cast(${value} as double precision)`,
   isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === "23505",
 };

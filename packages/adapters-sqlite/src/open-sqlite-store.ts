@@ -17,6 +17,7 @@ import { SharedReadTransaction } from "./shared-read-transaction.js";
 import { openSnapshotReader } from "./snapshot-reader.js";
 import { sqliteFeatures } from "./sqlite-features.js";
 import { ensureWritable, namingTheFile } from "./sqlite-file.js";
+import { addSqlFunctions } from "./sqlite-functions.js";
 import { sqlitePathOf } from "./sqlite-location.js";
 import { isSqliteBusy, isSqliteUnavailable } from "./sqlite-unavailability.js";
 import { withStatementCache } from "./statement-cache.js";
@@ -82,6 +83,7 @@ export async function openSqliteStore({
     database.pragma(`synchronous = ${synchronous === "full" ? "FULL" : "NORMAL"}`);
     database.pragma("foreign_keys = ON");
     database.pragma(`mmap_size = ${Math.trunc(mmapSizeBytes)}`);
+    addSqlFunctions(database);
   } catch (error) {
     database?.close();
     throw namingTheFile(path, error);

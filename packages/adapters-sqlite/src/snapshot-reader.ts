@@ -2,6 +2,7 @@ import type { DatabaseSchema } from "@service-api/adapters-kysely";
 import Database from "better-sqlite3";
 import { Kysely } from "kysely";
 import { PlannedOnceSqliteDialect } from "./planned-once-dialect.js";
+import { addSqlFunctions } from "./sqlite-functions.js";
 import { withStatementCache } from "./statement-cache.js";
 
 export interface SnapshotReaderOptions {
@@ -26,6 +27,7 @@ export function openSnapshotReader(
         const database = new Database(path, { readonly: true, fileMustExist: true });
         database.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
         database.pragma(`mmap_size = ${Math.trunc(mmapSizeBytes)}`);
+        addSqlFunctions(database);
         // An export runs the same few statements for every document.
         return withStatementCache(database);
       },

@@ -43,6 +43,9 @@ export const sqliteFeatures: SqlFeatures = {
   isLockUnavailable: () => false,
   isForeignKeyViolation: (error) =>
     (error as { code?: unknown } | null)?.code === "SQLITE_CONSTRAINT_FOREIGNKEY",
+  numericValue: (text) => sql<number | null>`numeric_value(${text})`,
+  holdsText: (text, part) => sql<boolean>`instr(${text}, ${part}) > 0`,
+  utcDateTime: (seconds) => sql<string>`strftime('%Y-%m-%d %H:%M:%S', ${seconds}, 'unixepoch')`,
   real: (value) => sql<number>`cast(${value} as real)`,
   isUniqueViolation: (error) => {
     const code = (error as { code?: unknown } | null)?.code;

@@ -1,4 +1,4 @@
-import type { SearchField } from "@service-api/domain";
+import type { DocumentFilter, SearchField } from "@service-api/domain";
 
 /** What BM25 needs of a dataset's index for a query: how many units, how long, how many hold each term. */
 export interface SearchStatistics {
@@ -20,8 +20,10 @@ export interface ScoringQuery {
   b: number;
   averageLength: number;
   topK: number;
-  /** Only these documents' segments (a metadata filter's); undefined for every document's. */
+  /** Only these documents' segments; undefined for every document's. */
   documentIds?: readonly string[];
+  /** Only the segments of documents this metadata filter holds for, applied in the store's query. */
+  filter?: DocumentFilter;
 }
 
 /** A segment found: its score (its own unit's, or its best child chunk's) and its matching children. */

@@ -3,6 +3,7 @@ import type { ScoringQuery, SearchIndex, SearchStatistics, SegmentHit } from "@s
 import { type Kysely, type RawBuilder, sql } from "kysely";
 import type { DatabaseSchema } from "../schema.js";
 import type { SqlFeatures } from "../sql-features.js";
+import { documentFilterSql } from "./document-filter-sql.js";
 import { toFlag } from "./rows.js";
 
 interface UnitScoreRow {
@@ -58,8 +59,9 @@ export class KyselySearchIndex implements SearchIndex {
   async topSegments(query: ScoringQuery): Promise<SegmentHit[]> {
     if (query.weights.size === 0 || query.topK < 1) return [];
     const { features } = this;
-    const filter =
+    const ids =
       query.documentIds && features.inList(sql.ref("d.id"), features.listParameter(query.documentIds));
+    const metadata = query.filter && documentFilterSql(query.filter, features);
     const unitScores = this.#unitScores(query);
     const { rows } = await sql<{ segment_id: string; score: number | string }>`
       with unit_scores as (${unitScores})
@@ -69,7 +71,8 @@ export class KyselySearchIndex implements SearchIndex {
       join documents d on d.id = c.document_id
       where c.enabled = ${toFlag(true)} and c.status = 'completed'
         and d.indexing_status = 'completed' and d.enabled = ${toFlag(true)} and d.archived = ${toFlag(false)}
-        ${filter ? sql`and ${filter}` : sql``}
+        ${ids ? sql`and ${ids}` : sql``}
+        ${metadata ? sql`and ${metadata}` : sql``}
       group by s.segment_id, c.position
       order by score desc, c.position, s.segment_id
       limit ${query.topK}`.execute(this.db);

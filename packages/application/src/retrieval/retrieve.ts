@@ -7,9 +7,11 @@ import {
   countTerms,
   type Dataset,
   type Document,
+  type DocumentFilter,
   ensureRetrievalWithoutModel,
   type MetadataEntry,
   type RetrievalModel,
+  readMetadataFilter,
   type SearchField,
   type Segment,
 } from "@service-api/domain";
@@ -48,7 +50,8 @@ export interface Retrieval {
  * dataset's retrievable segments by BM25 (`SearchIndex`), keyword search reading the segments'
  * keywords too; scores are normalized by the query's highest possible score and kept above the
  * threshold when it is enabled. What needs a model (semantic, hybrid, reranking) is 400
- * `provider_not_initialize`. The statistics and the scores are read in one snapshot.
+ * `provider_not_initialize`. `metadata_filtering_conditions` (`readMetadataFilter`) narrow the
+ * documents in the store's query. The statistics and the scores are read in one snapshot.
  */
 export class Retrieve {
   constructor(private readonly store: Store) {}
@@ -62,9 +65,15 @@ export class Retrieve {
     const field: SearchField =
       model.search_method === "full_text_search" ? "content" : "content_and_keywords";
     const terms = countTerms(analyze(query));
+    const fields = await this.store.repositories.metadata.listFields(dataset.id);
+    const filter = readMetadataFilter(
+      model.metadata_filtering_conditions,
+      fields,
+      dataset.builtInFieldEnabled,
+    );
     if (Object.keys(terms).length === 0) return { query, records: [] };
     return this.store.snapshot(async (repositories) => {
-      const hits = await this.#search(repositories, dataset, field, terms, model);
+      const hits = await this.#search(repositories, dataset, { field, terms, model, filter });
       return { query, records: await recordsOf(repositories, dataset, hits) };
     });
   }
@@ -72,9 +81,12 @@ export class Retrieve {
   async #search(
     repositories: Repositories,
     dataset: Dataset,
-    field: SearchField,
-    terms: Record<string, number>,
-    model: RetrievalModel,
+    {
+      field,
+      terms,
+      model,
+      filter,
+    }: { field: SearchField; terms: Record<string, number>; model: RetrievalModel; filter?: DocumentFilter },
   ): Promise<SegmentHit[]> {
     const stats = await repositories.search.statistics(dataset.id, field, Object.keys(terms));
     const { weights, maxScore } = bm25Weights(terms, stats.units, stats.documentFrequencies);
@@ -87,6 +99,7 @@ export class Retrieve {
       b: BM25_B,
       averageLength: stats.totalLength / stats.units,
       topK: model.top_k,
+      filter,
     });
     const threshold = model.score_threshold_enabled ? (model.score_threshold ?? 0) : undefined;
     const normalized = (score: number) => Math.min(1, score / maxScore);

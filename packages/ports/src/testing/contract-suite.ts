@@ -14,6 +14,7 @@ import { describeManyRowsContract } from "./contracts/many-rows.contract.js";
 import { describeMetadataManagementContract } from "./contracts/metadata-management.contract.js";
 import { describeMetadataRepositoryContract } from "./contracts/metadata-repository.contract.js";
 import { describeRateLimitRepositoryContract } from "./contracts/rate-limit-repository.contract.js";
+import { describeSearchFilterContract } from "./contracts/search-filter.contract.js";
 import { describeSearchIndexContract } from "./contracts/search-index.contract.js";
 import { describeSecretRepositoryContract } from "./contracts/secret-repository.contract.js";
 import { describeSegmentRepositoryContract } from "./contracts/segment-repository.contract.js";
@@ -35,6 +36,7 @@ export function describeStoreContract(openStore: OpenStore): void {
   describeSegmentRepositoryContract(openStore);
   describeSegmentWritesContract(openStore);
   describeSearchIndexContract(openStore);
+  describeSearchFilterContract(openStore);
   describeMetadataRepositoryContract(openStore);
   describeTagRepositoryContract(openStore);
   describeAppRepositoryContract(openStore);

@@ -1,5 +1,6 @@
 import {
   type Document,
+  filterHolds,
   type SearchField,
   type SearchUnit,
   searchUnitsOf,
@@ -11,6 +12,12 @@ import type { SegmentRepository } from "../../segment-repository.js";
 
 type Reads = Pick<DocumentRepository, "listInDataset"> &
   Pick<SegmentRepository, "listOfDocument" | "listChildrenOfDocument">;
+
+/** What a metadata filter reads of a document: its values (by field id) and its uploader's name. */
+export interface FilterReads {
+  valuesOf(documentId: string): Promise<{ id: string; value: string | null }[]>;
+  uploaderName(document: Document): Promise<string | null>;
+}
 
 const lengthIn = (unit: SearchUnit, field: SearchField) =>
   Object.values(unit.content).reduce((sum, count) => sum + count, 0) +
@@ -27,7 +34,10 @@ const retrievable = (document: Document) =>
  * segment stored, disabled ones too, in its statistics), for use-case tests.
  */
 export class InMemorySearchIndex implements SearchIndex {
-  constructor(private readonly reads: Reads) {}
+  constructor(
+    private readonly reads: Reads,
+    private readonly filterReads: FilterReads,
+  ) {}
 
   /** It holds nothing of its own: what it reads is the documents' and segments' state. */
   snapshot(): unknown {
@@ -70,8 +80,22 @@ export class InMemorySearchIndex implements SearchIndex {
   async topSegments(query: ScoringQuery): Promise<SegmentHit[]> {
     const allowed = query.documentIds && new Set(query.documentIds);
     const bySegment = new Map<string, SegmentHit & { position: number }>();
+    const passing = new Map<string, boolean>();
+    const passes = async (document: Document) => {
+      if (!query.filter) return true;
+      if (!passing.has(document.id)) {
+        const values = new Map(
+          (await this.filterReads.valuesOf(document.id)).flatMap(({ id, value }) =>
+            value === null ? [] : [[id, value] as const],
+          ),
+        );
+        const uploaderName = await this.filterReads.uploaderName(document);
+        passing.set(document.id, filterHolds(query.filter, { document, values, uploaderName }));
+      }
+      return passing.get(document.id)!;
+    };
     for (const { unit, document, position, enabled } of await this.#units(query.datasetId)) {
-      if (!enabled || (allowed && !allowed.has(document.id))) continue;
+      if (!enabled || (allowed && !allowed.has(document.id)) || !(await passes(document))) continue;
       let score = 0;
       for (const [term, weight] of query.weights) {
         const tf = tfIn(unit, term, query.field);

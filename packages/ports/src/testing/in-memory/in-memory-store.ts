@@ -71,7 +71,16 @@ function createInMemoryRepositories(): SnapshottingRepositories {
     datasets,
     documents,
     segments: documents,
-    search: new InMemorySearchIndex(documents),
+    search: new InMemorySearchIndex(documents, {
+      valuesOf: (documentId) => metadata.valuesOf(documentId),
+      uploaderName: async (document) => {
+        for (const workspace of await workspaces.list()) {
+          const member = await workspaces.findMember(workspace.id, document.createdBy);
+          if (member) return member.name;
+        }
+        return null;
+      },
+    }),
     metadata,
     tags,
     apps: new InMemoryAppRepository(access),
