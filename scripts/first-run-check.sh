@@ -32,7 +32,7 @@ grep -q "Get App WebApp Settings" "$work/stderr" || { cat "$work/stderr" >&2; ec
 
 commands=$(grep -E '^\s+curl ' "$work/stderr")
 count=$(wc -l <<<"$commands")
-[ "$count" -eq 12 ] || { echo "first run: expected 12 curl commands, got $count" >&2; exit 1; }
+[ "$count" -eq 13 ] || { echo "first run: expected 13 curl commands, got $count" >&2; exit 1; }
 while IFS= read -r command; do
   if ! output=$(sh -c "$command" 2>&1); then
     echo "first run: this printed command failed: $command" >&2

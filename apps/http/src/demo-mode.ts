@@ -31,6 +31,7 @@ export function demoBanner(baseUrl: string, keys: DemoKeys): string {
     name: "release-notes.txt",
     text: "Widget firmware 2.1 pairs faster.\n\nThe status light now dims at night.",
   });
+  const question = JSON.stringify({ query: "How do I reset my widget?" });
   const values = JSON.stringify({
     operation_data: [
       {
@@ -76,5 +77,7 @@ Create a Document by Text (answered at once; indexed in the background):
   ${curl} -X POST ${knowledge} ${json} -d '${text}' '${dataset}/document/create-by-text'
 Get a Batch's Indexing Status (the demo's faq.txt; a create answers its own batch):
   ${curl} ${knowledge} '${dataset}/documents/${DEMO.textBatch}/indexing-status'
+Retrieve Chunks (ranked by BM25; no model needed):
+  ${curl} -X POST ${knowledge} ${json} -d '${question}' '${dataset}/retrieve'
 `;
 }

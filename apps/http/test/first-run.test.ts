@@ -53,7 +53,7 @@ async function bannerOf(server: ServerProcess): Promise<string> {
 }
 
 describe("the first run", () => {
-  it("loads the demo into an empty database and prints keys and a curl per operation, each of which works", async () => {
+  it("loads the demo into an empty database and prints keys and a curl per operation (retrieval among them), each of which works", async () => {
     const server = await start(workingDirectory(), { DEMO: "auto", DATABASE_URL: await emptyDatabase() });
     const banner = await bannerOf(server);
     expect(banner).toContain(`service-api is running at ${server.url}`);
@@ -63,7 +63,7 @@ describe("the first run", () => {
     expect(knowledgeKey).toMatch(/^ds-[A-Za-z0-9]{40}$/);
 
     const commands = banner.split("\n").filter((line) => line.trim().startsWith("curl "));
-    expect(commands).toHaveLength(12);
+    expect(commands).toHaveLength(13);
     const outputs = [];
     for (const command of commands) {
       const { stdout } = await run("sh", ["-c", command]);
@@ -82,6 +82,7 @@ describe("the first run", () => {
       info,
       created,
       status,
+      retrieved,
     ] = outputs;
     expect(JSON.parse(document!)).toMatchObject({ id: DEMO.documentId, name: "getting-started.md" });
     expect(JSON.parse(fields!).doc_metadata.map((field: { name: string }) => field.name)).toContain("author");
@@ -109,6 +110,13 @@ describe("the first run", () => {
     expect(JSON.parse(status!).data).toEqual([
       expect.objectContaining({ indexing_status: "completed", total_segments: 2, completed_segments: 2 }),
     ]);
+    const { records } = JSON.parse(retrieved!);
+    const found = records.map((record: { segment: { content: string } }) => record.segment.content);
+    expect(found).toContain(
+      "How do I reset it? Hold the button for ten seconds, until the light blinks red.",
+    );
+    expect(found.every((content: string) => /reset|widget/i.test(content))).toBe(true);
+    expect(records[0].score).toBeGreaterThan(records.at(-1).score);
     expect(banner).toContain(`${server.url}/docs`);
   });
 

@@ -92,7 +92,7 @@ describe("POST /v1/datasets/{dataset_id}/documents/{document_id}/segments", () =
     });
     expect(first.index_node_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(first.completed_at).toBe(first.indexing_at);
-    expect(second).toMatchObject({ position: 8, answer: null, keywords: [], word_count: 11 });
+    expect(second).toMatchObject({ position: 8, answer: null, keywords: ["one"], word_count: 11 });
     const after = await countsOf(document);
     expect(after.chunks.map((chunk) => chunk.content)).toEqual([
       ...PARAGRAPHS,
@@ -217,6 +217,23 @@ describe("POST /v1/datasets/{dataset_id}/documents/{document_id}/segments", () =
       );
     const added = await send("POST", base, { segments: [{ content: "Q?", answer: "Answer." }] });
     expect(added.body).toMatchObject({ doc_form: "qa_model", data: [{ answer: "Answer.", word_count: 9 }] });
+  });
+});
+
+describe("keywords of chunks written without any", () => {
+  it("are the chunk's best terms by TF-IDF over its dataset, as the words appear, best first", async () => {
+    const { send, base } = await aDocument();
+    const added = await send("POST", base, {
+      segments: [{ content: "Shells and hypersonic flutter, flutter of alpha." }],
+    });
+    // "flutter" twice; "alpha" is in the dataset's other chunks already, so it weighs least.
+    expect(added.body.data[0].keywords).toEqual(["flutter", "shells", "hypersonic", "alpha"]);
+    const changed = await send("POST", `${base}/${added.body.data[0].id}`, {
+      segment: { content: "Conical shells." },
+    });
+    expect(changed.body.data.keywords).toEqual(["conical", "shells"]);
+    const kept = await send("POST", `${base}/${added.body.data[0].id}`, { segment: { enabled: true } });
+    expect(kept.body.data.keywords).toEqual(["conical", "shells"]);
   });
 });
 
@@ -413,7 +430,7 @@ describe("import and export of hand-made chunks", () => {
     expect(written.map((segment) => [segment.enabled, segment.keywords])).toEqual([
       [true, []],
       [true, ["hand", "made"]],
-      [false, []],
+      [false, ["disable"]],
     ]);
     expect(children.map((child) => child.type)).toContain("customized");
 

@@ -1,7 +1,13 @@
 import { type DocForm, NotFoundError, newSegment, readSegmentDrafts } from "@service-api/domain";
 import type { SegmentWithChildren } from "./list-segments.js";
 import type { DocumentScope } from "./segment-scope.js";
-import { childrenByRule, ensureNoEmbedding, inSegmentWrite, type SegmentWriting } from "./segment-writing.js";
+import {
+  childrenByRule,
+  ensureNoEmbedding,
+  inSegmentWrite,
+  keywordsFor,
+  type SegmentWriting,
+} from "./segment-writing.js";
 
 export const DOCUMENT_NOT_COMPLETED = "Document is not completed.";
 export const DOCUMENT_DISABLED = "Document is disabled.";
@@ -14,7 +20,8 @@ export interface CreateSegmentsInput extends DocumentScope {
 /**
  * Add Chunks: segments a caller writes, after the document's last, in Dify's order of checks (the
  * dataset, the document, completed, enabled, the model, then the body). A hierarchical document's
- * parents get their children by the document's rule. All are written in one transaction, with
+ * parents get their children by the document's rule; a segment sent without keywords gets its
+ * best terms by TF-IDF over the dataset (`extractKeywords`). All are written in one transaction, with
  * their words on the document's and the dataset's counts, or none is.
  */
 export class CreateSegments {
@@ -32,15 +39,19 @@ export class CreateSegments {
       ensureNoEmbedding(dataset);
       const drafts = readSegmentDrafts(input.segments, document.docForm, this.maxPerRequest);
       const { ids } = this.writing;
-      const made = drafts.map((draft) => {
+      const made: SegmentWithChildren[] = [];
+      for (const given of drafts) {
+        const draft = given.keywords
+          ? given
+          : { ...given, keywords: await keywordsFor(scope, given.content) };
         const segment = newSegment(
           draft,
           { id: ids.next(), indexNodeId: ids.next(), documentId: document.id },
           document.docForm,
           write,
         );
-        return { segment, children: childrenByRule(scope, segment, ids) };
-      });
+        made.push({ segment, children: childrenByRule(scope, segment, ids) });
+      }
       const stored = await repositories.segments.appendToDocument(
         document.id,
         made.map(({ segment }) => segment),

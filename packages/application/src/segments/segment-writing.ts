@@ -1,8 +1,10 @@
 import {
+  analyze,
   automaticChildren,
   type ChildChunk,
   type Dataset,
   type Document,
+  extractKeywords,
   lookupId,
   NotFoundError,
   ProviderNotInitializeError,
@@ -89,4 +91,14 @@ export function childrenByRule(
   if (!rule.ok) return [];
   const drafts = splitChildChunks(parent.content, rule.rule.mode, rule.rule.rules);
   return automaticChildren(parent, drafts, () => ({ id: ids.next(), indexNodeId: ids.next() }), write);
+}
+
+/**
+ * The keywords of a segment whose writer names none (`extractKeywords`): its best terms by TF-IDF
+ * over the dataset's index as the transaction reads it.
+ */
+export async function keywordsFor({ repositories, dataset }: WriteScope, content: string): Promise<string[]> {
+  const terms = [...new Set(analyze(content))];
+  const stats = await repositories.search.statistics(dataset.id, "content", terms);
+  return extractKeywords(content, stats.units, stats.documentFrequencies);
 }

@@ -5,6 +5,7 @@ import {
   childrenByRule,
   ensureNoEmbedding,
   inSegmentWrite,
+  keywordsFor,
   type SegmentWriting,
   segmentIn,
 } from "./segment-writing.js";
@@ -18,7 +19,8 @@ export interface UpdateSegmentInput extends DocumentScope {
 /**
  * Update Chunk, as Dify's `update_segment` (`editSegment`): checks in Dify's order (the dataset,
  * the model, the document, the segment, then the body); `regenerate_child_chunks` re-splits a
- * hierarchical parent by its document's rule, else its children stay. One transaction moves the
+ * hierarchical parent by its document's rule, else its children stay; new content without keywords
+ * sent gets its best terms by TF-IDF over the dataset. One transaction moves the
  * document's and the dataset's word counts with it.
  */
 export class UpdateSegment {
@@ -33,6 +35,8 @@ export class UpdateSegment {
         const before = await segmentIn(scope, input.segmentId);
         const change = readSegmentChange(input.segment, document.docForm);
         const edit = editSegment(before, change, document.docForm, write);
+        if (edit.kind === "edited" && edit.contentChanged && !change.keywords?.length)
+          edit.segment.keywords = await keywordsFor(scope, edit.segment.content);
         const regenerated =
           edit.kind === "edited" && change.regenerateChildChunks && document.docForm === "hierarchical_model"
             ? childrenByRule(scope, edit.segment, this.writing.ids)

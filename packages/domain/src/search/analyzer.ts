@@ -18,15 +18,49 @@ const LATIN_WORD = /^[\p{Script=Latin}'’]+$/u;
 /** Longer runs (a hash, base64) are no words anyone searches for, and would bloat the index's keys. */
 export const MAX_TERM_LENGTH = 64;
 
+/** Stems, as words repeat: Porter2 is most of the analyzer's time, a lookup next to nothing. */
+const STEMS = new Map<string, string>();
+const MAX_STEMS = 100_000;
+
+function stemOf(word: string): string {
+  let stemmed = STEMS.get(word);
+  if (stemmed === undefined) {
+    if (STEMS.size >= MAX_STEMS) STEMS.clear();
+    stemmed = stem(word.replaceAll("’", "'"));
+    STEMS.set(word, stemmed);
+  }
+  return stemmed;
+}
+
+/** A word of a text, folded, and the term it is indexed as. */
+export interface AnalyzedWord {
+  word: string;
+  term: string;
+}
+
+/** Calls `found` with each word of `text` that is indexed, in order, repeats kept, and its term. */
+function eachWord(text: string, found: (word: string, term: string) => void): void {
+  for (const { segment, isWordLike } of WORDS.segment(text.normalize("NFKC").toLowerCase())) {
+    if (!isWordLike || STOP_WORDS.has(segment)) continue;
+    // UTF-16 units bound code points from above and at most twice over: count only near the bounds.
+    const units = segment.length;
+    if (units > MAX_TERM_LENGTH && [...segment].length > MAX_TERM_LENGTH) continue;
+    if (units <= 2 && [...segment].length === 1 && !LONE_WORD.test(segment)) continue;
+    found(segment, LATIN_WORD.test(segment) ? stemOf(segment) : segment);
+  }
+}
+
+/** The words of `text` that are indexed, in order, repeats kept, each with its term. */
+export function analyzeWords(text: string): AnalyzedWord[] {
+  const words: AnalyzedWord[] = [];
+  eachWord(text, (word, term) => words.push({ word, term }));
+  return words;
+}
+
 /** The terms of `text`, in order, repeats kept. */
 export function analyze(text: string): string[] {
   const terms: string[] = [];
-  for (const { segment, isWordLike } of WORDS.segment(text.normalize("NFKC").toLowerCase())) {
-    if (!isWordLike || STOP_WORDS.has(segment)) continue;
-    const length = [...segment].length;
-    if (length > MAX_TERM_LENGTH || (length === 1 && !LONE_WORD.test(segment))) continue;
-    terms.push(LATIN_WORD.test(segment) ? stem(segment.replaceAll("’", "'")) : segment);
-  }
+  eachWord(text, (_, term) => terms.push(term));
   return terms;
 }
 

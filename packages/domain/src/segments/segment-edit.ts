@@ -66,8 +66,9 @@ export type SegmentEdit =
  * Dify's `update_segment`: `enabled: false` on an enabled segment disables it and changes nothing
  * else; a disabled segment takes an update only with `enabled: true` ("Can't update disabled
  * segment"); any other update enables it. New content gets a new hash and is indexed anew (its
- * times, `updated_by`); content unchanged keeps them. Unlike Dify, an answer not sent is kept, and a
- * segment whose content changed without keywords sent gets none (they named the old content).
+ * times, `updated_by`); content unchanged keeps them. Unlike Dify, an answer not sent is kept. A
+ * segment whose content changed without keywords sent loses its old ones, which named the old
+ * content (the caller extracts new ones, as Dify's keyword index does).
  */
 export function editSegment(
   before: Segment,
