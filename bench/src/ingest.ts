@@ -33,7 +33,7 @@ function chunkerSeconds(bytes: number): { seconds: number; chunks: number } {
 }
 
 /** A fresh SQLite database with a workspace, its key and an economy dataset. */
-async function freshDatabase() {
+export async function freshDatabase() {
   const directory = mkdtempSync(join(tmpdir(), "service-api-ingest-"));
   const databaseUrl = `file:${join(directory, "ingest.sqlite")}`;
   const store = await openStore({ databaseUrl });
@@ -54,7 +54,11 @@ async function freshDatabase() {
 }
 
 /** Runs `work` on every item, `concurrency` at a time. */
-async function inParallel<T>(items: readonly T[], concurrency: number, work: (item: T) => Promise<void>) {
+export async function inParallel<T>(
+  items: readonly T[],
+  concurrency: number,
+  work: (item: T) => Promise<void>,
+) {
   let next = 0;
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
@@ -63,13 +67,13 @@ async function inParallel<T>(items: readonly T[], concurrency: number, work: (it
   );
 }
 
-interface Api {
+export interface Api {
   url: string;
   key: string;
   datasetId: string;
 }
 
-async function send(api: Api, method: string, path: string, body?: unknown) {
+export async function send(api: Api, method: string, path: string, body?: unknown) {
   const response = await fetch(`${api.url}/v1${path}`, {
     method,
     headers: { authorization: `Bearer ${api.key}`, "content-type": "application/json" },

@@ -29,6 +29,7 @@ import {
   type SizeResult,
   summarize,
 } from "./report.js";
+import { runRetrievalQuality } from "./retrieval-quality.js";
 import { type RunningProcess, startEmptyServer, startFloorServer, startOurServer } from "./servers.js";
 import { wrkLoad } from "./wrk-load.js";
 
@@ -276,12 +277,24 @@ async function main(): Promise<void> {
 
 /** `BENCH_INGEST`: `1` (default) measures ingest after the reads, `only` ingest alone, `0` no ingest. */
 const ingest = process.env.BENCH_INGEST ?? "1";
+/**
+ * `BENCH_RETRIEVAL`: `1` (default, but for `BENCH_INGEST=only`) measures retrieval quality on
+ * Cranfield after the rest, `only` it alone, `0` not at all.
+ */
+const retrieval = process.env.BENCH_RETRIEVAL ?? (ingest === "only" ? "0" : "1");
+if (!["0", "1", "only"].includes(retrieval)) throw new Error("BENCH_RETRIEVAL: 0, 1 or only");
 
 async function everything(): Promise<void> {
-  if (ingest !== "only") await main();
-  if (ingest !== "0") {
-    process.stdout.write(await runIngest());
-    log("Ingest: bench/results/ingest-latest.md");
+  if (retrieval !== "only") {
+    if (ingest !== "only") await main();
+    if (ingest !== "0") {
+      process.stdout.write(await runIngest());
+      log("Ingest: bench/results/ingest-latest.md");
+    }
+  }
+  if (retrieval !== "0") {
+    process.stdout.write(await runRetrievalQuality());
+    log("Retrieval quality: bench/results/retrieval-quality-latest.md");
   }
 }
 

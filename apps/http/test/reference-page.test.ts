@@ -4,6 +4,7 @@ import { type Browser, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, CHROMIUM_ARGS, requireChromiumForTests } from "./support/chromium.js";
 import { call } from "./support/http.js";
+import { OPERATION_COUNT } from "./support/operation-count.js";
 import { TEST_STORE } from "./support/test-database.js";
 import { startTestServer, type TestServer } from "./support/test-server.js";
 
@@ -29,7 +30,7 @@ describe.runIf(available)("the API reference page at /docs", () => {
     const operationIds = Object.values(document.paths).flatMap((methods) =>
       Object.values(methods).map((operation) => operation.operationId),
     );
-    expect(operationIds).toHaveLength(45);
+    expect(operationIds).toHaveLength(OPERATION_COUNT);
 
     const page = await browser.newPage();
     const requested: string[] = [];
@@ -85,7 +86,7 @@ describe.runIf(available)("the API reference page at /docs", () => {
         expect((await page.goto(`${base}${path}`))?.status()).toBe(200);
         // Every file through the proxy: slower than direct on a busy machine.
         await page.waitForSelector(".opblock", { timeout: 25_000 });
-        expect(await page.$$eval(".opblock", (blocks) => blocks.length), path).toBe(45);
+        expect(await page.$$eval(".opblock", (blocks) => blocks.length), path).toBe(OPERATION_COUNT);
         expect(requested.filter((url) => !url.startsWith(`${base}/`))).toEqual([]);
         expect(requested).toContain(`${base}/v1/openapi.json`);
         // "Try it out" calls the API where the proxy serves it.
