@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 import cluster from "node:cluster";
 import { storeKindOf } from "@service-api/stores";
 import { runPrimary } from "./cluster.js";

@@ -1,0 +1,108 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { dirname } from "node:path";
+
+/**
+ * The environment of a command in the outside folder: this process's, without what pnpm, npm scripts
+ * and vitest add (an outside project has none of it), and this Node (24) first on PATH, so npm runs on it.
+ */
+export function outsideEnvironment(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const inherited = Object.entries(process.env).filter(
+    ([name]) => !/^(npm_|pnpm_|vitest|turbo_|node_env$|node_options$|init_cwd$)/i.test(name),
+  );
+  return {
+    ...Object.fromEntries(inherited),
+    PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
+    npm_config_update_notifier: "false",
+    ...extra,
+  };
+}
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs a command to its end; never throws for a non-zero exit (the caller asserts on `code`). */
+export function run(
+  command: string,
+  args: string[],
+  cwd: string,
+  environment: Record<string, string> = {},
+): Promise<RunResult> {
+  return new Promise((resolve) => {
+    execFile(
+      command,
+      args,
+      { cwd, env: outsideEnvironment(environment), maxBuffer: 64 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
+        resolve({ code, stdout, stderr });
+      },
+    );
+  });
+}
+
+/** Runs a command that must succeed, and answers its stdout; its stderr is in the error otherwise. */
+export async function runOk(
+  command: string,
+  args: string[],
+  cwd: string,
+  environment: Record<string, string> = {},
+): Promise<string> {
+  const result = await run(command, args, cwd, environment);
+  if (result.code !== 0) {
+    throw new Error(`${command} ${args.join(" ")} exited ${result.code}:\n${result.stderr}${result.stdout}`);
+  }
+  return result.stdout;
+}
+
+export interface Listening {
+  url: string;
+  stop(): Promise<number | null>;
+}
+
+/**
+ * Starts a server process that prints a JSON line `{"msg": "listening", "url": …}` once it listens
+ * (the standalone server and the example's host both do), and answers its URL.
+ */
+export function startListening(
+  command: string,
+  args: string[],
+  cwd: string,
+  environment: Record<string, string>,
+): Promise<Listening> {
+  const child: ChildProcess = spawn(command, args, {
+    cwd,
+    env: outsideEnvironment(environment),
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString("utf8");
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  /** SIGTERM, as a service manager stops it; SIGKILL ten seconds later if it has not exited. */
+  const stop = async () => {
+    if (child.exitCode !== null) return child.exitCode;
+    child.kill("SIGTERM");
+    const killer = setTimeout(() => child.kill("SIGKILL"), 10_000);
+    const code = await exited;
+    clearTimeout(killer);
+    return code;
+  };
+  return new Promise((resolve, reject) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
+      output += chunk.toString("utf8");
+      const lines = output.split("\n");
+      output = lines.pop() ?? "";
+      for (const line of lines) {
+        if (!line.startsWith("{")) continue;
+        const parsed = JSON.parse(line) as { msg?: string; url?: string };
+        if (parsed.msg === "listening" && parsed.url) resolve({ url: parsed.url, stop });
+      }
+    });
+    void exited.then((code) => reject(new Error(`${command} exited ${code} before listening:\n${stderr}`)));
+  });
+}
