@@ -1,5 +1,5 @@
 import { execSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { autocannonLoad } from "./autocannon-load.js";
@@ -34,7 +34,6 @@ import { type RunningProcess, startEmptyServer, startFloorServer, startOurServer
 import { wrkLoad } from "./wrk-load.js";
 
 const BENCH = fileURLToPath(new URL("../", import.meta.url));
-const README = fileURLToPath(new URL("../../README.md", import.meta.url));
 const sizes = (process.env.BENCH_SIZES ?? "1000,100000,1000000").split(",").map(Number);
 const settings: LoadSettings = {
   connections: Number(process.env.BENCH_CONNECTIONS ?? 16),
@@ -268,9 +267,6 @@ async function main(): Promise<void> {
   writeFileSync(`${stem}.md`, table);
   writeFileSync(`${BENCH}results/latest.md`, table);
   writeFileSync(`${BENCH}results/latest.svg`, chart(results));
-  const readme = readFileSync(README, "utf8");
-  const section = /(<!-- bench:start -->\n)[\s\S]*?(<!-- bench:end -->)/;
-  if (section.test(readme)) writeFileSync(README, readme.replace(section, `$1${table}$2`));
   process.stdout.write(table);
   log(`\nResults: ${stem}.json, .md; chart: bench/results/latest.svg`);
 }
