@@ -39,7 +39,11 @@ function publicPackages(): string[] {
   );
 }
 
-/** The consumer: this example's package.json, its dependencies on our packages made the tarballs. */
+/**
+ * The consumer: this example's package.json, its dependencies on our packages made the tarballs,
+ * and `overrides` naming the same tarballs, so npm never asks a registry for an `@service-api` name
+ * (it does otherwise, before taking the tarball beside it: offline, each ask waits out its retries).
+ */
 function consumerManifest(): object {
   const example = JSON.parse(readFileSync(join(EXAMPLE, "package.json"), "utf8"));
   const ours = Object.fromEntries(tarballs.map(({ manifest, path }) => [manifest.name, `file:${path}`]));
@@ -53,6 +57,7 @@ function consumerManifest(): object {
     type: "module",
     scripts: { build: example.scripts.build, start: example.scripts.start },
     dependencies: { ...ours, ...dependencies },
+    overrides: ours,
     devDependencies: { "@types/express": types, "@types/node": node, typescript },
   };
 }
