@@ -26,6 +26,12 @@ export interface SqlFeatures {
    * search with the table's statistics).
    */
   nameSearchFromDocuments?: number;
+  /**
+   * A condition on `chunks` true for every chunk of `documentId` whose content may hold `keyword`
+   * (a superset of the matches, which `containsText` then narrows), served by the chunk content
+   * index, whatever other documents hold. Undefined where the index cannot serve the keyword.
+   */
+  chunkContentSearch(documentId: string, keyword: string): RawBuilder<boolean> | undefined;
   /** Whether `SELECT … FOR UPDATE` locks rows (PostgreSQL); elsewhere writes are serial already. */
   locksRows: boolean;
   /**

@@ -62,10 +62,10 @@ export const postgresFeatures: SqlFeatures = {
       else strpos(translate(${value}, ${sql.lit(UPPER)}, ${sql.lit(LOWER)}), ${rest}) > 0 end`;
   },
   textFilterArgument,
-  documentNameSearch(keyword) {
-    const pattern = `%${keyword.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
-    return sql<boolean>`documents.name ilike ${pattern}`;
-  },
+  documentNameSearch: (keyword) => sql<boolean>`documents.name ilike ${likePattern(keyword)}`,
+  // pg_trgm serves a pattern of three characters or more; a shorter one would read the whole index.
+  chunkContentSearch: (_documentId, keyword) =>
+    [...keyword].length < 3 ? undefined : sql<boolean>`chunks.content ilike ${likePattern(keyword)}`,
   locksRows: true,
   // `set_config(…, true)` lasts to the end of the statement's own transaction.
   earlyLockRelease: {
@@ -118,3 +118,8 @@ export const postgresFeatures: SqlFeatures = {
   real: (value) => sql<number>`cast(${value} as double precision)`,
   isUniqueViolation: (error) => (error as { code?: unknown } | null)?.code === "23505",
 };
+
+/** An ILIKE pattern for "holds `text`": `%`, `_` and `\` escaped as themselves. */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}

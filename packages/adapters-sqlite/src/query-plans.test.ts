@@ -178,6 +178,9 @@ async function readEverything() {
   await documents.listInDatasetAfter(dataset.id, document, 200);
   positionReads.end = reads.length;
   await documents.listChunks(document.id);
+  segmentKeywordReads.start = reads.length;
+  await segments.listPageOfDocument(document.id, { keyword: "widget" }, 0, 20);
+  segmentKeywordReads.end = reads.length;
   await segments.listOfDocuments([document.id]);
   await segments.listOfDocuments(Array.from({ length: 200 }, (_, index) => `${document.id}-${index}`));
   await tags.listInWorkspace(workspace.id);
@@ -216,6 +219,8 @@ const keywordReads = { start: 0, end: 0 };
 const statusWrites = { start: 0, end: 0 };
 /** Where the reads of the same search in a small dataset are. */
 const smallKeywordReads = { start: 0, end: 0 };
+/** Where the reads of a document's chunks filtered by keyword are. */
+const segmentKeywordReads = { start: 0, end: 0 };
 /** Where the reads of a dataset's documents in position order, a page at a time, are. */
 const positionReads = { start: 0, end: 0 };
 
@@ -283,6 +288,19 @@ describe("SQLite query plans", () => {
     const small = plansOf(smallKeywordReads);
     expect(searches(small)).toEqual([0, 0, 0]);
     expect(small[1]!.filter((detail) => detail.startsWith("SEARCH documents USING"))).toHaveLength(2);
+  });
+
+  it("serves a keyword filter of a document's chunks from the trigram index, within the document's key range", () => {
+    // The total and the page: each a match in chunk_contents bounded by the document's rowids
+    // (`M` the match, `>` and `<` the range), its candidates then read by id.
+    const plans = plansOf(segmentKeywordReads);
+    expect(plans).toHaveLength(2);
+    for (const plan of plans) {
+      expect(plan).toContainEqual(
+        expect.stringMatching(/^SCAN chunk_contents VIRTUAL TABLE INDEX \d+:M\d*></),
+      );
+      expect(plan.filter((detail) => /^SCAN chunks\b/.test(detail))).toEqual([]);
+    }
   });
 
   it("checks a status change's documents by their ids, never walking the dataset's", () => {

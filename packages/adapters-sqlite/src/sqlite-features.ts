@@ -4,21 +4,29 @@ import { jsonArrayFrom, jsonObjectFrom } from "kysely/helpers/sqlite";
 
 /**
  * SQLite's answers: `lower()` folds ASCII letters only, and `instr` finds a substring with no
- * pattern characters; names are searched in the FTS5 trigram index (migration 0006) by a quoted
- * phrase, which needs three characters at least.
+ * pattern characters; names (migration 0006) and chunk contents (migration 0013) are searched in
+ * FTS5 trigram indexes by a quoted phrase, which needs three characters at least.
  */
 export const sqliteFeatures: SqlFeatures = {
   containsText: (column, argument) => sql<boolean>`instr(lower(${sql.ref(column)}), lower(${argument})) > 0`,
   textFilterArgument: (text) => text,
   documentNameSearch(keyword) {
     if ([...keyword].length < 3) return undefined;
-    const phrase = `"${keyword.replaceAll('"', '""')}"`;
     return sql<boolean>`documents.id in (select keys.document_id from document_names
       join document_search_keys keys on keys.seq = document_names.rowid
-      where document_names match ${phrase})`;
+      where document_names match ${quotedPhrase(keyword)})`;
   },
   // Reading 5,000 names takes about 2 ms; the index's matches may be a whole database's.
   nameSearchFromDocuments: 5_000,
+  chunkContentSearch(documentId, keyword) {
+    if ([...keyword].length < 3) return undefined;
+    // The document's keys are one rowid range (migration 0013), which FTS5 seeks to.
+    const first = sql`(select seq * 2147483648 from document_search_keys where document_id = ${documentId})`;
+    return sql<boolean>`chunks.id in (select keys.chunk_id from chunk_contents
+      join chunk_search_keys keys on keys.seq = chunk_contents.rowid
+      where chunk_contents match ${quotedPhrase(keyword)}
+        and chunk_contents.rowid between ${first} and ${first} + 2147483647)`;
+  },
   locksRows: false,
   gathersReads: false,
   lateralJoins: false,
@@ -52,3 +60,8 @@ export const sqliteFeatures: SqlFeatures = {
     return code === "SQLITE_CONSTRAINT_UNIQUE" || code === "SQLITE_CONSTRAINT_PRIMARYKEY";
   },
 };
+
+/** An FTS5 query of one phrase, the text as it is: no operator, column filter or prefix is read in it. */
+function quotedPhrase(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}

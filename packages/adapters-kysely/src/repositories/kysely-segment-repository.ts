@@ -74,10 +74,14 @@ export class KyselySegmentRepository implements SegmentRepository {
     const { statuses, keyword } = filter;
     let matching = this.db.selectFrom("chunks").where("document_id", "=", documentId);
     if (statuses?.length) matching = matching.where("status", "in", [...statuses]);
-    if (keyword !== undefined)
+    if (keyword !== undefined) {
+      // The content index narrows to candidates, the exact filter decides (ASCII case only).
+      const candidates = this.features.chunkContentSearch(documentId, keyword);
+      if (candidates) matching = matching.where(candidates);
       matching = matching.where(
         this.features.containsText("content", this.features.textFilterArgument(keyword)),
       );
+    }
     const [counted] = await matching.select((eb) => eb.fn.countAll().as("total")).execute();
     const rows = await matching
       .selectAll()

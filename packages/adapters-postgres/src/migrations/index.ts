@@ -22,6 +22,7 @@ import * as uploadFileContents from "./0017-upload-file-contents.js";
 import * as documentsByText from "./0018-documents-by-text.js";
 import * as serviceSecrets from "./0019-service-secrets.js";
 import * as searchIndex from "./0020-search-index.js";
+import * as chunkContents from "./0021-chunk-contents.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -45,6 +46,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0018-documents-by-text": documentsByText,
   "0019-service-secrets": serviceSecrets,
   "0020-search-index": searchIndex,
+  "0021-chunk-contents": chunkContents,
 };
 
 export const postgresMigrations: MigrationProvider = {

@@ -13,6 +13,7 @@ import * as uploadFileContents from "./0009-upload-file-contents.js";
 import * as documentsByText from "./0010-documents-by-text.js";
 import * as serviceSecrets from "./0011-service-secrets.js";
 import * as searchIndex from "./0012-search-index.js";
+import * as chunkContents from "./0013-chunk-contents.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -28,6 +29,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0010-documents-by-text": documentsByText,
   "0011-service-secrets": serviceSecrets,
   "0012-search-index": searchIndex,
+  "0013-chunk-contents": chunkContents,
 };
 
 export const sqliteMigrations: MigrationProvider = {

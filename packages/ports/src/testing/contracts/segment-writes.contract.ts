@@ -117,5 +117,43 @@ export function describeSegmentWritesContract(openStore: OpenStore): void {
       ]);
       expect((await segments.listChildrenOf([foreign.id])).get(foreign.id)).toHaveLength(1);
     });
+
+    it("filters by keyword what every write left: appended, edited and deleted segments, imports replaced, FTS syntax as text", async () => {
+      const { segments } = repositories();
+      const { document, other, written } = await aDocumentOfSegments();
+      const matching = async (documentId: string, keyword: string) =>
+        (await segments.listPageOfDocument(documentId, { keyword }, 0, 50)).segments.map(
+          (segment) => segment.content,
+        );
+      const [added] = await segments.appendToDocument(
+        document.id,
+        [aSegment(document.id, 1, { content: 'Reset the WIDGET: "hold" NEAR(a b) * OR x' })],
+        [],
+      );
+      await segments.appendToDocument(other.id, [aSegment(other.id, 1, { content: "another widget" })], []);
+      expect(await matching(document.id, "widget")).toEqual([added!.content]);
+      expect(await matching(other.id, "WIDGET")).toEqual(["another widget"]);
+      for (const syntax of ['"hold"', "NEAR(a b)", "* OR", 'T: "']) {
+        expect(await matching(document.id, syntax), syntax).toEqual([added!.content]);
+      }
+      expect(await matching(document.id, "hold NEAR")).toEqual([]);
+
+      expect(await segments.updateInDocument(document.id, { ...added!, content: "Gadget reset" })).toBe(true);
+      expect(await matching(document.id, "widget")).toEqual([]);
+      expect(await matching(document.id, "gadget")).toEqual(["Gadget reset"]);
+      expect(await segments.deleteInDocument(document.id, added!.id)).toBe(true);
+      expect(await matching(document.id, "gadget")).toEqual([]);
+
+      await segments.replaceForImport(
+        document.id,
+        [
+          aSegment(document.id, 1, { content: "imported gadget" }),
+          { ...written[1]!, content: "kept gadget" },
+        ],
+        [],
+      );
+      expect(await matching(document.id, "gadget")).toEqual(["imported gadget", "kept gadget"]);
+      expect(await matching(other.id, "gadget")).toEqual([]);
+    });
   });
 }
