@@ -1,6 +1,7 @@
 import { type SqlFeatures, wellFormedJson } from "@service-api/adapters-kysely";
 import { sql } from "kysely";
 import { jsonArrayFrom, jsonObjectFrom } from "kysely/helpers/sqlite";
+import { CHUNK_KEYS_PER_DOCUMENT } from "./chunk-search-keys.js";
 
 /**
  * SQLite's answers: `lower()` folds ASCII letters only, and `instr` finds a substring with no
@@ -21,11 +22,12 @@ export const sqliteFeatures: SqlFeatures = {
   chunkContentSearch(documentId, keyword) {
     if ([...keyword].length < 3) return undefined;
     // The document's keys are one rowid range (migration 0013), which FTS5 seeks to.
-    const first = sql`(select seq * 2147483648 from document_search_keys where document_id = ${documentId})`;
+    const keys = sql.lit(CHUNK_KEYS_PER_DOCUMENT);
+    const first = sql`(select seq * ${keys} from document_search_keys where document_id = ${documentId})`;
     return sql<boolean>`chunks.id in (select keys.chunk_id from chunk_contents
       join chunk_search_keys keys on keys.seq = chunk_contents.rowid
       where chunk_contents match ${quotedPhrase(keyword)}
-        and chunk_contents.rowid between ${first} and ${first} + 2147483647)`;
+        and chunk_contents.rowid between ${first} and ${first} + ${keys} - 1)`;
   },
   locksRows: false,
   gathersReads: false,

@@ -1,5 +1,6 @@
 import { addManagementColumns } from "@service-api/adapters-kysely";
 import { type Kysely, sql } from "kysely";
+import { trigramOperatorClass } from "./trigram-operator-class.js";
 
 /**
  * The management operations' schema (see `addManagementColumns`), with PostgreSQL's triggers: tags'
@@ -55,14 +56,10 @@ const STATEMENTS = [
 export async function up(db: Kysely<unknown>): Promise<void> {
   await addManagementColumns(db, { integer: "bigint" });
   for (const statement of STATEMENTS) await sql.raw(statement).execute(db);
-  const { rows } = await sql<{ schema: string }>`
-    select extnamespace::regnamespace::text as schema from pg_extension where extname = 'pg_trgm'`.execute(
-    db,
-  );
-  const schema = rows[0]!.schema;
   // One GIN index for "this dataset's documents whose name holds …" (btree_gin gives text's `=`).
+  const trigrams = await trigramOperatorClass(db);
   await sql
-    .raw(`create index document_names on documents using gin (dataset_id, name ${schema}.gin_trgm_ops)`)
+    .raw(`create index document_names on documents using gin (dataset_id, name ${trigrams})`)
     .execute(db);
 }
 

@@ -1,13 +1,14 @@
 import { type Kysely, sql } from "kysely";
+import { CHUNK_KEYS_PER_DOCUMENT } from "../chunk-search-keys.js";
 
 /**
  * The chunk list's keyword filter, served by an index: an FTS5 trigram table of the chunks'
  * contents (contentless: it keeps the trigrams, not a copy of the text). Its rowids are stable keys
  * (`chunk_search_keys`; a chunk's own rowid may change on VACUUM), numbered per document from its
- * name-search key times 2^31 (migration 0006), so one document's matches are a rowid range FTS5
+ * name-search key times `CHUNK_KEYS_PER_DOCUMENT` (migration 0006), so one document's matches are a rowid range FTS5
  * seeks to, whatever other documents hold. Kept by row triggers, in the writing transaction.
  */
-const BLOCK = 2147483648; // 2^31 keys per document
+const BLOCK = CHUNK_KEYS_PER_DOCUMENT;
 const first = (document: string) => `(${document}.seq * ${BLOCK})`;
 const STATEMENTS = [
   `create table chunk_search_keys (seq integer primary key, chunk_id text not null unique)`,
