@@ -304,9 +304,9 @@ export interface ServiceSecretTable {
   value: string;
 }
 
-/** 0012/0020: what BM25 scores, its lengths in terms (`SearchUnit`). */
+/** 0014/0022: what BM25 scores, its lengths in terms (`SearchUnit`); `seq` grows with each insert. */
 export interface SearchUnitTable {
-  id: string;
+  seq: Generated<number | string>;
   dataset_id: string;
   document_id: string;
   segment_id: string;
@@ -315,16 +315,16 @@ export interface SearchUnitTable {
   keyword_length: number;
 }
 
-/** 0012/0020: a term of a unit, how often in its content and in its keywords. */
+/** 0014/0022: a term of a unit (by its `seq`), how often in its content and in its keywords. */
 export interface SearchPostingTable {
   dataset_id: string;
   term: string;
-  unit_id: string;
+  unit_seq: number | string;
   content_tf: number;
   keyword_tf: number;
 }
 
-/** 0012/0020: a dataset's units, counted by triggers (bigint comes as text from PostgreSQL). */
+/** 0014/0022: a dataset's units, counted by triggers (bigint comes as text from PostgreSQL). */
 export interface SearchStatsTable {
   dataset_id: string;
   units: number | string;

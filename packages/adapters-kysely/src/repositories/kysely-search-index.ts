@@ -13,7 +13,7 @@ interface UnitScoreRow {
 }
 
 /**
- * BM25 over `search_postings` (0012/0020): one seek per query term into the (dataset, term) key,
+ * BM25 over `search_postings` (0014/0022): one seek per query term into the (dataset, term) key,
  * each posting's part of its unit's score summed in the database, the units' best per segment
  * kept for segments that can be retrieved, then the top k. The same statement on both stores,
  * its constants sent as double precision, so both score alike.
@@ -98,12 +98,12 @@ export class KyselySearchIndex implements SearchIndex {
       select u.segment_id, u.child_id,
         sum(${weight} * ${tf} * ${real(query.k1 + 1)} / (${tf} + ${k1} * ${norm})) as score
       from search_postings p
-      join search_units u on u.id = p.unit_id
+      join search_units u on u.seq = p.unit_seq
       where p.dataset_id = ${query.datasetId}
         and p.term in (${sql.join(weights.map(([term]) => term))})
         ${content ? sql`and p.content_tf > 0` : sql``}
         ${segmentIds ? sql`and u.segment_id in (${sql.join(segmentIds)})` : sql``}
-      group by u.id, u.segment_id, u.child_id`;
+      group by u.seq, u.segment_id, u.child_id`;
   }
 
   /** The matching child chunks of the segments found, best first (then by position), each with its score. */

@@ -14,15 +14,25 @@ function* batches<Item>(items: readonly Item[], size: number): Generator<Item[]>
 const lengthOf = (counts: Record<string, number>) =>
   Object.values(counts).reduce((sum, count) => sum + count, 0);
 
-function postingsOf(datasetId: string, unit: SearchUnit): Insertable<SearchPostingTable>[] {
-  const terms = new Set([...Object.keys(unit.content), ...Object.keys(unit.keywords)]);
-  return [...terms].map((term) => ({
-    dataset_id: datasetId,
-    term,
-    unit_id: unit.id,
-    content_tf: unit.content[term] ?? 0,
-    keyword_tf: unit.keywords[term] ?? 0,
-  }));
+/** The units' postings, by term and then unit: each term's range written in one place. */
+function postingsOf(
+  datasetId: string,
+  units: readonly SearchUnit[],
+  seqOf: ReadonlyMap<string, number | string>,
+): Insertable<SearchPostingTable>[] {
+  const postings = units.flatMap((unit) => {
+    const terms = new Set([...Object.keys(unit.content), ...Object.keys(unit.keywords)]);
+    return [...terms].map((term) => ({
+      dataset_id: datasetId,
+      term,
+      unit_seq: seqOf.get(unit.childId ?? unit.segmentId)!,
+      content_tf: unit.content[term] ?? 0,
+      keyword_tf: unit.keywords[term] ?? 0,
+    }));
+  });
+  return postings.sort((a, b) =>
+    a.term < b.term ? -1 : a.term > b.term ? 1 : Number(a.unit_seq) - Number(b.unit_seq),
+  );
 }
 
 /**
@@ -43,12 +53,14 @@ export async function writeSearchUnits(
     .execute();
   if (!owner) return;
   const datasetId = owner.dataset_id;
-  for (const batch of batches(units, 500))
-    await db
+  await countUnits(db, datasetId, units);
+  /** Each unit's `seq`, by its id (its child's, or its segment's). */
+  const seqOf = new Map<string, number | string>();
+  for (const batch of batches(units, 500)) {
+    const keys = await db
       .insertInto("search_units")
       .values(
         batch.map((unit) => ({
-          id: unit.id,
           dataset_id: datasetId,
           document_id: documentId,
           segment_id: unit.segmentId,
@@ -57,20 +69,47 @@ export async function writeSearchUnits(
           keyword_length: lengthOf(unit.keywords),
         })),
       )
+      .returning(["seq", "segment_id", "child_id"])
       .execute();
-  for (const batch of batches(
-    units.flatMap((unit) => postingsOf(datasetId, unit)),
-    ROWS_PER_INSERT,
-  ))
+    for (const key of keys) seqOf.set(key.child_id ?? key.segment_id, key.seq);
+  }
+  for (const batch of batches(postingsOf(datasetId, units, seqOf), ROWS_PER_INSERT))
     await db.insertInto("search_postings").values(batch).execute();
 }
 
-/** Takes these units out of the index (their postings go by the cascade). */
-export async function deleteSearchUnits(db: Db, unitIds: readonly string[]): Promise<void> {
-  if (unitIds.length > 0)
+/**
+ * Adds the units to their dataset's statistics, in one statement (a delete takes them out by each
+ * store's trigger, which sees the cascades too).
+ */
+async function countUnits(db: Db, datasetId: string, units: readonly SearchUnit[]): Promise<void> {
+  const lengths = units.map((unit) => lengthOf(unit.content));
+  const added = {
+    units: units.length,
+    content_units: lengths.filter((length) => length > 0).length,
+    content_length: lengths.reduce((sum, length) => sum + length, 0),
+    keyword_length: units.reduce((sum, unit) => sum + lengthOf(unit.keywords), 0),
+  };
+  await db
+    .insertInto("search_stats")
+    .values({ dataset_id: datasetId, ...added })
+    .onConflict((conflict) =>
+      conflict.column("dataset_id").doUpdateSet((eb) => ({
+        units: eb("search_stats.units", "+", eb.ref("excluded.units")),
+        content_units: eb("search_stats.content_units", "+", eb.ref("excluded.content_units")),
+        content_length: eb("search_stats.content_length", "+", eb.ref("excluded.content_length")),
+        keyword_length: eb("search_stats.keyword_length", "+", eb.ref("excluded.keyword_length")),
+      })),
+    )
+    .execute();
+}
+
+/** Takes these child chunks' units out of the index (their postings go by the cascade). */
+export async function deleteChildUnits(db: Db, childIds: readonly string[]): Promise<void> {
+  if (childIds.length > 0)
     await db
       .deleteFrom("search_units")
-      .where("id", "in", [...unitIds])
+      .where("child_id", "is not", null)
+      .where("child_id", "in", [...childIds])
       .execute();
 }
 

@@ -8,7 +8,7 @@ import {
 } from "@service-api/domain";
 import type { Kysely } from "kysely";
 import type { DatabaseSchema } from "../schema.js";
-import { deleteSearchUnits, deleteUnitsOfSegment, writeSearchUnits } from "./search-unit-writes.js";
+import { deleteChildUnits, deleteUnitsOfSegment, writeSearchUnits } from "./search-unit-writes.js";
 import { childFromRow, childToRow, segmentToRow } from "./segment-rows.js";
 
 /*
@@ -158,7 +158,7 @@ export async function updateChild(db: Db, child: ChildChunk): Promise<boolean> {
     .where("segment_id", "=", segment_id)
     .executeTakeFirst();
   if (Number(updated.numUpdatedRows) === 0) return false;
-  await deleteSearchUnits(db, [child.id]);
+  await deleteChildUnits(db, [child.id]);
   await indexChild(db, child);
   return true;
 }

@@ -1,52 +1,10 @@
-import { addSearchIndex, dropSearchIndex, indexStoredSegments } from "@service-api/adapters-kysely";
-import { type Kysely, sql } from "kysely";
+import type { Kysely } from "kysely";
 
 /**
- * The search index (`addSearchIndex`), ids and terms in the "C" collation; each dataset's
- * statistics kept by statement triggers on its units, one update of a dataset's row per statement
- * (an insert of a document's thousand units, a cascade of a delete), not one per unit.
+ * The search index's first layout, its postings keyed by their unit's random id. Migration 0022
+ * replaced it (and indexes what is stored), so this one now creates nothing: a database that ran
+ * it before keeps its tables until 0022 drops them.
  */
-export async function up(db: Kysely<unknown>): Promise<void> {
-  await addSearchIndex(db, { text: 'text collate "C"', integer: "bigint", postingsOptions: "" });
-  const totals = (table: string) => `
-    select dataset_id, count(*) as units, count(*) filter (where content_length > 0) as content_units,
-           sum(content_length) as content_length, sum(keyword_length) as keyword_length
-    from ${table} group by dataset_id`;
-  await sql
-    .raw(`create function search_units_added() returns trigger language plpgsql as $$
-    begin
-      insert into search_stats as s (dataset_id, units, content_units, content_length, keyword_length)
-        ${totals("added")}
-      on conflict (dataset_id) do update set
-        units = s.units + excluded.units,
-        content_units = s.content_units + excluded.content_units,
-        content_length = s.content_length + excluded.content_length,
-        keyword_length = s.keyword_length + excluded.keyword_length;
-      return null;
-    end $$`)
-    .execute(db);
-  await sql
-    .raw(`create function search_units_removed() returns trigger language plpgsql as $$
-    begin
-      update search_stats s set
-        units = s.units - r.units,
-        content_units = s.content_units - r.content_units,
-        content_length = s.content_length - r.content_length,
-        keyword_length = s.keyword_length - r.keyword_length
-      from (${totals("removed")}) r
-      where s.dataset_id = r.dataset_id;
-      return null;
-    end $$`)
-    .execute(db);
-  await sql`create trigger search_units_counted_insert after insert on search_units
-    referencing new table as added for each statement execute function search_units_added()`.execute(db);
-  await sql`create trigger search_units_counted_delete after delete on search_units
-    referencing old table as removed for each statement execute function search_units_removed()`.execute(db);
-  await indexStoredSegments(db);
-}
+export async function up(_db: Kysely<unknown>): Promise<void> {}
 
-export async function down(db: Kysely<unknown>): Promise<void> {
-  await dropSearchIndex(db);
-  await sql`drop function search_units_removed`.execute(db);
-  await sql`drop function search_units_added`.execute(db);
-}
+export async function down(_db: Kysely<unknown>): Promise<void> {}

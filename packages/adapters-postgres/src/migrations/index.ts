@@ -23,6 +23,7 @@ import * as documentsByText from "./0018-documents-by-text.js";
 import * as serviceSecrets from "./0019-service-secrets.js";
 import * as searchIndex from "./0020-search-index.js";
 import * as chunkContents from "./0021-chunk-contents.js";
+import * as searchUnitKeys from "./0022-search-unit-keys.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -47,6 +48,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0019-service-secrets": serviceSecrets,
   "0020-search-index": searchIndex,
   "0021-chunk-contents": chunkContents,
+  "0022-search-unit-keys": searchUnitKeys,
 };
 
 export const postgresMigrations: MigrationProvider = {

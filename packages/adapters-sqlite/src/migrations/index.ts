@@ -14,6 +14,7 @@ import * as documentsByText from "./0010-documents-by-text.js";
 import * as serviceSecrets from "./0011-service-secrets.js";
 import * as searchIndex from "./0012-search-index.js";
 import * as chunkContents from "./0013-chunk-contents.js";
+import * as searchUnitKeys from "./0014-search-unit-keys.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -30,6 +31,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0011-service-secrets": serviceSecrets,
   "0012-search-index": searchIndex,
   "0013-chunk-contents": chunkContents,
+  "0014-search-unit-keys": searchUnitKeys,
 };
 
 export const sqliteMigrations: MigrationProvider = {

@@ -1,11 +1,9 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { indexStoredSegments } from "@service-api/adapters-kysely";
 import { analyze, BM25_B, BM25_K1, bm25Weights, countTerms } from "@service-api/domain";
 import { aChildChunk, aDataset, aDocument, aSegment, aWorkspace } from "@service-api/ports/testing";
 import Database from "better-sqlite3";
-import { Kysely, SqliteDialect } from "kysely";
 import { afterEach, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../open-sqlite-store.js";
 
@@ -14,13 +12,13 @@ afterEach(() => {
   for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
 
-describe("migration 0012 (the search index)", () => {
+describe("migration 0014 (the search index keyed by unit seq)", () => {
   it("indexes the segments stored before it, as their writes would have, statistics included", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "service-api-0012-"));
+    const directory = mkdtempSync(join(tmpdir(), "service-api-0014-"));
     directories.push(directory);
     const path = join(directory, "store.sqlite");
     const store = await openSqliteStore({ databaseUrl: path });
-    const { workspaces, datasets, documents, segments, search } = store.repositories;
+    const { workspaces, datasets, documents, segments } = store.repositories;
     const workspace = aWorkspace();
     await workspaces.save(workspace);
     const dataset = aDataset(workspace.id);
@@ -39,17 +37,34 @@ describe("migration 0012 (the search index)", () => {
     );
     const before = await searchOf(store, dataset.id);
 
-    // As a database migrated from 0011 has them: segments, and no index.
-    const database = new Database(path);
-    database.exec("delete from search_units; delete from search_stats;");
-    expect(database.prepare("select count(*) as n from search_postings").get()).toEqual({ n: 0 });
-    expect(await searchOf(store, dataset.id)).toEqual([]);
-    await indexStoredSegments(new Kysely<unknown>({ dialect: new SqliteDialect({ database }) }));
-    database.close();
-    expect(await searchOf(store, dataset.id)).toEqual(before);
-    expect(before.map((hit) => hit.segmentId).sort()).toEqual([written[0]!.id, parent.id].sort());
-    expect((await search.statistics(dataset.id, "content_and_keywords", ["delta"])).units).toBe(2);
     await store.close();
+
+    // As a database that ran 0013 with 0012's first layout has it: postings keyed by a unit's id.
+    const database = new Database(path);
+    database.exec(`
+      drop table search_postings; drop table search_units; delete from search_stats;
+      create table search_units (id text primary key, dataset_id text not null, document_id text not null,
+        segment_id text not null references chunks (id) on delete cascade,
+        child_id text references child_chunks (id) on delete cascade,
+        content_length integer not null, keyword_length integer not null);
+      create table search_postings (dataset_id text not null, term text not null,
+        unit_id text not null references search_units (id) on delete cascade,
+        content_tf integer not null, keyword_tf integer not null,
+        primary key (dataset_id, term, unit_id)) without rowid;
+      delete from kysely_migration where name = '0014-search-unit-keys';`);
+    database.close();
+    const migrated = await openSqliteStore({ databaseUrl: path });
+    const reader = new Database(path);
+    const columns = reader.prepare("select name from pragma_table_info('search_postings')").all();
+    reader.close();
+    expect(columns.map((column) => (column as { name: string }).name)).toContain("unit_seq");
+    expect(await searchOf(migrated, dataset.id)).toEqual(before);
+    expect(before.map((hit) => hit.segmentId).sort()).toEqual([written[0]!.id, parent.id].sort());
+    const statistics = await migrated.repositories.search.statistics(dataset.id, "content_and_keywords", [
+      "delta",
+    ]);
+    expect(statistics.units).toBe(2);
+    await migrated.close();
   });
 });
 
