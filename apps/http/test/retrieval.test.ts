@@ -358,7 +358,30 @@ describe("POST /v1/datasets/{dataset_id}/retrieve", () => {
         metadata_filtering_conditions: { conditions: [condition("pages", "<", 20)] },
       },
     });
-    expect(first.body.records[0].segment.document.doc_metadata).toMatchObject({
+    // As Dify writes them into `doc_metadata`: the built-ins beside the fields, dates in UTC.
+    const detail = (await send("GET", `/datasets/${datasetId}/documents/${documentId}`)).body;
+    const builtIn = (name: string) =>
+      (detail.doc_metadata as { name: string; value: unknown }[]).find((entry) => entry.name === name)?.value;
+    const utc = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 19).replace("T", " ");
+    expect(first.body.records[0].segment.document.doc_metadata).toEqual({
+      author: "Ada Lovelace",
+      pages: 12,
+      document_name: detail.name,
+      uploader: builtIn("uploader"),
+      upload_date: utc(detail.created_at),
+      last_update_date: utc(detail.updated_at),
+      source: "file_upload",
+    });
+    expect(builtIn("uploader")).toEqual(expect.any(String));
+    await send("POST", `/datasets/${datasetId}/metadata/built-in/disable`);
+    const hidden = await send("POST", `/datasets/${datasetId}/retrieve`, {
+      query: "shells",
+      retrieval_model: {
+        ...KEYWORD,
+        metadata_filtering_conditions: { conditions: [condition("pages", "<", 20)] },
+      },
+    });
+    expect(hidden.body.records[0].segment.document.doc_metadata).toEqual({
       author: "Ada Lovelace",
       pages: 12,
     });

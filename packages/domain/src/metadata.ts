@@ -77,6 +77,10 @@ export function builtInEntries(document: Document, uploaderName: string | null):
   }));
 }
 
+/** A built-in date (Unix seconds) as Dify stores it in `doc_metadata`: UTC `YYYY-MM-DD HH:MM:SS`. */
+export const builtInDateText = (seconds: number): string =>
+  new Date(seconds * 1000).toISOString().slice(0, 19).replace("T", " ");
+
 /** The built-in fields of the listing: every document of the dataset holds all five. */
 export function builtInFieldUsage(documentCount: number): MetadataFieldUsage[] {
   return BUILT_IN_FIELDS.map(({ name, type }) => ({

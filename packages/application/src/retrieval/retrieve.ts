@@ -3,6 +3,7 @@ import {
   BM25_B,
   BM25_K1,
   bm25Weights,
+  builtInEntries,
   type ChildChunk,
   countTerms,
   type Dataset,
@@ -33,7 +34,7 @@ export interface RetrieveInput {
 export interface RetrievedRecord {
   segment: Segment;
   document: Document;
-  /** The document's metadata values by field name. */
+  /** The document's metadata values, the five built-ins among them while the dataset shows them. */
   metadata: MetadataEntry[];
   /** BM25 over the query's highest possible score: in (0, 1]. */
   score: number;
@@ -127,6 +128,9 @@ async function recordsOf(
     (await repositories.documents.findManyInDataset(dataset.id, documentIds)).map((d) => [d.id, d]),
   );
   const metadata = await repositories.metadata.valuesOfDocuments(documentIds);
+  const uploaders = dataset.builtInFieldEnabled
+    ? await uploaderNames(repositories, dataset.workspaceId, [...documents.values()])
+    : undefined;
   const children = await repositories.segments.listChildrenOf(segmentIds);
   const records: RetrievedRecord[] = [];
   for (const hit of hits) {
@@ -137,7 +141,10 @@ async function recordsOf(
     records.push({
       segment,
       document,
-      metadata: metadata.get(document.id) ?? [],
+      metadata: [
+        ...(metadata.get(document.id) ?? []),
+        ...(uploaders ? builtInEntries(document, uploaders.get(document.createdBy) ?? null) : []),
+      ],
       score: hit.score,
       children: hit.children.flatMap(({ childId, score }) => {
         const child = own.get(childId);
@@ -146,4 +153,17 @@ async function recordsOf(
     });
   }
   return records;
+}
+
+/** The names of the documents' creators, by member id (Dify's built-in `uploader`). */
+async function uploaderNames(
+  repositories: Repositories,
+  workspaceId: string,
+  documents: readonly Document[],
+): Promise<Map<string, string | null>> {
+  const creators = [...new Set(documents.map((document) => document.createdBy))];
+  const members = await Promise.all(
+    creators.map((id) => repositories.workspaces.findMember(workspaceId, id)),
+  );
+  return new Map(creators.map((id, index) => [id, members[index]?.name ?? null]));
 }

@@ -1,5 +1,5 @@
 import type { Document } from "../document.js";
-import { builtInEntries } from "../metadata.js";
+import { builtInDateText, builtInEntries } from "../metadata.js";
 import {
   type DocumentFilter,
   type FilterCondition,
@@ -59,8 +59,6 @@ function passes(test: FilterTest, value: string | null, number: number | null): 
   }
 }
 
-const utc = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 19).replace("T", " ");
-
 function holds(condition: FilterCondition, { document, values, uploaderName }: FilteredDocument): boolean {
   if (condition.kind !== "test") return condition.kind === "always";
   const { target, test } = condition;
@@ -72,7 +70,7 @@ function holds(condition: FilterCondition, { document, values, uploaderName }: F
   const entry = builtInEntries(document, uploaderName).find((built) => built.name === target.name);
   const raw = entry?.value ?? null;
   if (DATES.has(target.name) && raw !== null)
-    return passes(test, test.kind === "number" ? raw : utc(Number(raw)), Number(raw));
+    return passes(test, test.kind === "number" ? raw : builtInDateText(Number(raw)), Number(raw));
   return passes(test, raw, raw !== null && NUMERIC_TEXT.test(raw) ? Number(raw) : null);
 }
 

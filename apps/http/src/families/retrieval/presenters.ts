@@ -1,15 +1,20 @@
 import type { Retrieval, RetrievedRecord } from "@service-api/application";
-import type { MetadataEntry } from "@service-api/domain";
+import { BUILT_IN_FIELD_ID, builtInDateText, type MetadataEntry } from "@service-api/domain";
 import type { z } from "zod";
 import type { retrieval } from "./schemas.js";
 
-/** Metadata as Dify's raw `doc_metadata`: `{name: value}`, numbers and times as numbers. */
+/**
+ * Metadata as Dify's raw `doc_metadata`: `{name: value}`, numbers and times as numbers, but the
+ * built-in dates as Dify writes them, UTC `YYYY-MM-DD HH:MM:SS`.
+ */
 function rawMetadata(entries: readonly MetadataEntry[]): Record<string, unknown> | null {
   if (entries.length === 0) return null;
   const values: Record<string, unknown> = {};
-  for (const { name, type, value } of entries) {
+  for (const { id, name, type, value } of entries) {
     const number = value === null || type === "string" ? Number.NaN : Number(value);
-    values[name] = Number.isFinite(number) ? number : value;
+    if (id === BUILT_IN_FIELD_ID && type === "time" && Number.isFinite(number))
+      values[name] = builtInDateText(number);
+    else values[name] = Number.isFinite(number) ? number : value;
   }
   return values;
 }

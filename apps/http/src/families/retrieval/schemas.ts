@@ -47,10 +47,10 @@ const retrievedSegment = z.object({
     data_source_type: z.string(),
     name: z.string(),
     doc_type: z.string().nullable(),
-    doc_metadata: z
-      .record(z.string(), z.unknown())
-      .nullable()
-      .meta({ description: "The document's metadata values by field name; null for none." }),
+    doc_metadata: z.record(z.string(), z.unknown()).nullable().meta({
+      description:
+        "The document's metadata values by field name (the five built-ins too while the dataset shows them, their dates as UTC `YYYY-MM-DD HH:MM:SS`); null for none.",
+    }),
   }),
 });
 
