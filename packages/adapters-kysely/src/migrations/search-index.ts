@@ -6,13 +6,13 @@ import type { DatabaseSchema } from "../schema.js";
 /**
  * Migration 0014 (SQLite) / 0022 (PostgreSQL), the tables both stores share: the search index.
  * A unit is what BM25 scores (a segment, or a parent-child document's child chunk, or a parent's
- * keywords alone; named by its segment and child), with its lengths in terms; a posting, a term of a unit with how often it occurs
- * in its content and in its keywords, keyed for the query's seek (dataset, term). A posting names
- * its unit by the unit's `seq`, a number that grows with each insert, so a document's postings are
- * appended at the end of each term's range rather than scattered through it by a random id (what
- * made 0012/0020's layout ten times slower to write). The statistics of each dataset's units are
- * kept by each store's triggers. Everything goes with its segment (or child chunk) by the foreign
- * keys' cascade.
+ * keywords alone; named by its segment and child), with its lengths in terms. A posting is a term
+ * of a unit with how often it occurs in its content and in its keywords, keyed for the query's
+ * seek (dataset, term), naming its unit by `seq`, a number that grows with each insert: a
+ * document's postings are appended at the end of each term's range, not scattered through it by a
+ * random id (what made 0012/0020's layout ten times slower to write). Each dataset's statistics
+ * grow by the writer's upsert (`writeSearchUnits`) and shrink by each store's delete trigger.
+ * Everything goes with its segment (or child chunk) by the foreign keys' cascade.
  */
 export async function addSearchIndex(
   db: Kysely<unknown>,
