@@ -21,7 +21,11 @@ import { entryPoints, openTarball, type Tarball, unresolvedImports } from "./sup
 // this Node (24), and this example's sources built and run there against the installed packages.
 const EXAMPLE = fileURLToPath(new URL("..", import.meta.url));
 const WORKSPACE = fileURLToPath(new URL("../../..", import.meta.url));
-const INSTALL_TIMEOUT = 300_000;
+// A fresh npm cache fetches every dependency from the registry: under a minute here, but CI has
+// taken over five (a loaded machine, a slow registry). npm is stopped before the hook's end, so a
+// hang fails the install test with npm's own output instead of a bare hook timeout.
+const INSTALL_TIMEOUT = 900_000;
+const NPM_TIMEOUT = 780_000;
 
 const folder = mkdtempSync(join(tmpdir(), "service-api-outside-"));
 const packs = join(folder, "packs");
@@ -72,7 +76,13 @@ beforeAll(async () => {
   cpSync(join(EXAMPLE, "src"), join(consumer, "src"), { recursive: true });
   cpSync(join(EXAMPLE, "tsconfig.json"), join(consumer, "tsconfig.json"));
   writeFileSync(join(consumer, "package.json"), `${JSON.stringify(consumerManifest(), null, 2)}\n`);
-  install = await run("npm", ["install", "--no-audit", "--no-fund", "--prefer-offline"], consumer);
+  install = await run(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "--prefer-offline"],
+    consumer,
+    {},
+    NPM_TIMEOUT,
+  );
 }, INSTALL_TIMEOUT);
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 

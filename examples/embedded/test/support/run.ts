@@ -23,21 +23,26 @@ export interface RunResult {
   stderr: string;
 }
 
-/** Runs a command to its end; never throws for a non-zero exit (the caller asserts on `code`). */
+/**
+ * Runs a command to its end (or kills it after `timeoutMs`, saying so in its stderr); never throws
+ * for a non-zero exit (the caller asserts on `code`).
+ */
 export function run(
   command: string,
   args: string[],
   cwd: string,
   environment: Record<string, string> = {},
+  timeoutMs = 0,
 ): Promise<RunResult> {
   return new Promise((resolve) => {
     execFile(
       command,
       args,
-      { cwd, env: outsideEnvironment(environment), maxBuffer: 64 * 1024 * 1024 },
+      { cwd, env: outsideEnvironment(environment), maxBuffer: 64 * 1024 * 1024, timeout: timeoutMs },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : 1) : 0;
-        resolve({ code, stdout, stderr });
+        const killed = error?.killed ? `\n(killed after ${timeoutMs / 1000} s)` : "";
+        resolve({ code, stdout, stderr: `${stderr}${killed}` });
       },
     );
   });
