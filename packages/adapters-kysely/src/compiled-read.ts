@@ -8,6 +8,8 @@ type Plan = {
   sql: string;
   slots: (number | { constant: unknown })[];
   direct?: ReturnType<DirectExecutor["prepare"]>;
+  /** The statement as run beside a transaction: null where it cannot be. */
+  beside?: ReturnType<DirectExecutor["prepare"]> | null;
 };
 
 /**
@@ -20,6 +22,11 @@ export interface DirectExecutor {
   isFree(): boolean;
   /** A function running `sql` with the given parameters, giving its rows (none for a write). */
   prepare(sql: string): (parameters: readonly unknown[]) => unknown[] | Promise<unknown[]>;
+  /**
+   * While not free: `sql` run beside kysely's transaction, on a connection reading the last commit,
+   * so that a long write does not hold up reads; undefined where `sql` writes, or where there is none.
+   */
+  prepareBeside?(sql: string): ((parameters: readonly unknown[]) => unknown[]) | undefined;
 }
 
 const directExecutors = new WeakMap<Kysely<DatabaseSchema>, DirectExecutor>();
@@ -80,7 +87,8 @@ export function runBuilt<Row>(db: Kysely<DatabaseSchema>, query: CompiledQuery<R
 
 /**
  * Runs `sql` through `db`'s direct executor while it is free (`plan` keeps what it prepared), else
- * through kysely. Only a database, never one of its transactions, has a direct executor.
+ * a read beside the transaction that holds it, else through kysely (after that transaction). Only a
+ * database, never one of its transactions, has a direct executor.
  */
 function run<Row>(
   db: Kysely<DatabaseSchema>,
@@ -94,7 +102,17 @@ function run<Row>(
     const prepared = plan?.direct ?? direct.prepare(sql);
     return Promise.resolve(prepared(parameters) as Row[] | Promise<Row[]>);
   }
+  const beside = direct && besideOf(direct, sql, plan);
+  if (beside) return Promise.resolve(beside(parameters) as Row[]);
   return db.executeQuery<Row>(CompiledQuery.raw(sql, [...parameters])).then(({ rows }) => rows);
+}
+
+/** `sql` as the executor runs it beside a transaction, prepared once per plan; undefined if it cannot. */
+function besideOf(direct: DirectExecutor, sql: string, plan?: Plan) {
+  if (!direct.prepareBeside) return undefined;
+  if (!plan) return direct.prepareBeside(sql);
+  if (plan.beside === undefined) plan.beside = direct.prepareBeside(sql) ?? null;
+  return plan.beside ?? undefined;
 }
 
 /**

@@ -1,20 +1,27 @@
 import type { DirectExecutor } from "@service-api/adapters-kysely";
 import type { Database } from "better-sqlite3";
+import type { BesideReader } from "./beside-reader.js";
 import type { SharedReadTransaction } from "./shared-read-transaction.js";
 
 /**
  * better-sqlite3 runs a statement synchronously, so a compiled statement can run on it at once,
  * prepared once, instead of through kysely's asynchronous driver. Reads share the open read
  * transaction; a write ends it first and runs on its own. While kysely holds the connection for a
- * transaction, statements go through kysely and wait for it, so none lands inside another's.
+ * transaction, writes go through kysely and wait for it, so none lands inside another's; reads run
+ * `beside` it, on a connection of their own that reads the last commit (none in memory: they wait).
  */
 export function sqliteDirectExecutor(
   database: Database,
   reads: SharedReadTransaction,
   onQuery?: (sql: string, parameters: readonly unknown[]) => void,
+  beside?: BesideReader,
 ): DirectExecutor {
   return {
     isFree: () => reads.free,
+    prepareBeside(sql) {
+      const run = beside?.prepare(sql);
+      return run && onQuery ? logged(sql, onQuery, run) : run;
+    },
     prepare(sql) {
       const statement = database.prepare(sql);
       // A write (RETURNING ones read rows too) ends the shared read transaction first, and once it

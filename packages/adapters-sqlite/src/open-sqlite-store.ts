@@ -10,6 +10,7 @@ import type { Store, StoreMonitor } from "@service-api/ports";
 import Database from "better-sqlite3";
 import { Kysely, sql } from "kysely";
 import { Migrator } from "kysely/migration";
+import { BesideReader } from "./beside-reader.js";
 import { sqliteDirectExecutor } from "./direct-executor.js";
 import { sqliteMigrations } from "./migrations/index.js";
 import { PlannedOnceSqliteDialect } from "./planned-once-dialect.js";
@@ -90,7 +91,8 @@ export async function openSqliteStore({
   }
 
   // kysely's statements (its transactions among them) run after the shared read transaction ends.
-  const reads = new SharedReadTransaction(database, path === ":memory:" ? undefined : realpathSync(path));
+  const file = path === ":memory:" ? undefined : realpathSync(path);
+  const reads = new SharedReadTransaction(database, file);
   const db = new Kysely<DatabaseSchema>({
     dialect: new PlannedOnceSqliteDialect({
       database: withStatementCache(database, undefined, reads.end, reads.wrote),
@@ -106,7 +108,8 @@ export async function openSqliteStore({
   }
   // From now on a held lock fails at once, and the store's calls wait for it (`lockRetryMs`).
   database.pragma("busy_timeout = 0");
-  runCompiledDirectly(db, sqliteDirectExecutor(database, reads, onQuery));
+  const beside = file === undefined ? undefined : new BesideReader(file, { busyTimeoutMs, mmapSizeBytes });
+  runCompiledDirectly(db, sqliteDirectExecutor(database, reads, onQuery, beside));
   const features = gatherReads ? { ...sqliteFeatures, gathersReads: true } : sqliteFeatures;
   return kyselyStore(db, {
     isUnavailable: isSqliteUnavailable,
@@ -114,7 +117,10 @@ export async function openSqliteStore({
     lockRetryMs: busyTimeoutMs,
     monitor,
     features,
-    onClose: async () => reads.close(),
+    onClose: async () => {
+      beside?.close();
+      reads.close();
+    },
     // A database in memory has no other connection: its snapshots hold the store's one.
     ...(path !== ":memory:" && {
       openSnapshotReader: () => openSnapshotReader(path, { busyTimeoutMs, mmapSizeBytes, onQuery }),

@@ -60,9 +60,9 @@ export class KyselySegmentRepository implements SegmentRepository {
       if (!(await writeWhileFenced(db, this.features, documentId, fence, indexingPatchColumns(finish))))
         return false;
       await db.deleteFrom("chunks").where("document_id", "=", documentId).execute();
-      for (const batch of inBatches(segments))
+      for await (const batch of inBatches(segments))
         await db.insertInto("chunks").values(batch.map(segmentToRow)).execute();
-      for (const batch of inBatches(children))
+      for await (const batch of inBatches(children))
         await db.insertInto("child_chunks").values(batch.map(childToRow)).execute();
       await writeSearchUnits(db, documentId, units);
       return true;
@@ -243,7 +243,7 @@ export class KyselySegmentRepository implements SegmentRepository {
       // one of its ids is another document's: left as it is, and not returned as written.
       await db.deleteFrom("chunks").where("document_id", "=", documentId).execute();
       const written = new Set<string>();
-      for (const batch of inBatches(segments)) {
+      for await (const batch of inBatches(segments)) {
         const rows = await db
           .insertInto("chunks")
           .values(batch.map(segmentToRow))
@@ -254,7 +254,7 @@ export class KyselySegmentRepository implements SegmentRepository {
       }
       const placed = children.filter((child) => written.has(child.segmentId));
       const writtenChildren = new Set<string>();
-      for (const batch of inBatches(placed)) {
+      for await (const batch of inBatches(placed)) {
         const rows = await db
           .insertInto("child_chunks")
           .values(batch.map(childToRow))

@@ -1,15 +1,12 @@
 import type { SearchUnit } from "@service-api/domain";
 import type { Insertable, Kysely } from "kysely";
 import type { DatabaseSchema, SearchPostingTable } from "../schema.js";
+import { inSlices } from "./batches.js";
 
 type Db = Kysely<DatabaseSchema>;
 
 /** Rows per insert: within both databases' limits on a statement's parameters (5 per posting). */
 const ROWS_PER_INSERT = 2000;
-
-function* batches<Item>(items: readonly Item[], size: number): Generator<Item[]> {
-  for (let start = 0; start < items.length; start += size) yield items.slice(start, start + size);
-}
 
 const lengthOf = (counts: Record<string, number>) =>
   Object.values(counts).reduce((sum, count) => sum + count, 0);
@@ -56,7 +53,7 @@ export async function writeSearchUnits(
   await countUnits(db, datasetId, units);
   /** Each unit's `seq`, by its id (its child's, or its segment's). */
   const seqOf = new Map<string, number | string>();
-  for (const batch of batches(units, 500)) {
+  for await (const batch of inSlices(units, 500)) {
     const keys = await db
       .insertInto("search_units")
       .values(
@@ -73,7 +70,7 @@ export async function writeSearchUnits(
       .execute();
     for (const key of keys) seqOf.set(key.child_id ?? key.segment_id, key.seq);
   }
-  for (const batch of batches(postingsOf(datasetId, units, seqOf), ROWS_PER_INSERT))
+  for await (const batch of inSlices(postingsOf(datasetId, units, seqOf), ROWS_PER_INSERT))
     await db.insertInto("search_postings").values(batch).execute();
 }
 

@@ -8,6 +8,7 @@ import {
 } from "@service-api/domain";
 import type { Kysely } from "kysely";
 import type { DatabaseSchema } from "../schema.js";
+import { inSlices } from "./batches.js";
 import { deleteChildUnits, deleteUnitsOfSegment, writeSearchUnits } from "./search-unit-writes.js";
 import { childFromRow, childToRow, segmentToRow } from "./segment-rows.js";
 
@@ -22,10 +23,8 @@ type Db = Kysely<DatabaseSchema>;
 /** Rows per insert: within both databases' limits on a statement's parameters (23 per segment). */
 const ROWS_PER_INSERT = 500;
 
-export function* inBatches<Item>(items: readonly Item[]): Generator<Item[]> {
-  for (let start = 0; start < items.length; start += ROWS_PER_INSERT)
-    yield items.slice(start, start + ROWS_PER_INSERT);
-}
+/** The rows in slices of `ROWS_PER_INSERT`, a turn of the event loop between two (`inSlices`). */
+export const inBatches = <Item>(items: readonly Item[]) => inSlices(items, ROWS_PER_INSERT);
 
 /** Runs `write` in the caller's transaction, or in one of its own. */
 export const inTransaction = <Result>(db: Db, write: (db: Db) => Promise<Result>): Promise<Result> =>
@@ -83,9 +82,9 @@ export async function appendSegments(
     .execute();
   const first = Number(last?.position ?? 0) + 1;
   const placed = segments.map((segment, index) => ({ ...segment, documentId, position: first + index }));
-  for (const batch of inBatches(placed))
+  for await (const batch of inBatches(placed))
     await db.insertInto("chunks").values(batch.map(segmentToRow)).execute();
-  for (const batch of inBatches(children))
+  for await (const batch of inBatches(children))
     await db.insertInto("child_chunks").values(batch.map(childToRow)).execute();
   await addWords(
     db,
@@ -114,7 +113,7 @@ export async function updateSegment(
   await addWords(db, documentId, segment.wordCount - Number(before.char_count));
   if (children) {
     await db.deleteFrom("child_chunks").where("segment_id", "=", id).execute();
-    for (const batch of inBatches(children))
+    for await (const batch of inBatches(children))
       await db.insertInto("child_chunks").values(batch.map(childToRow)).execute();
   }
   await deleteUnitsOfSegment(db, id);
