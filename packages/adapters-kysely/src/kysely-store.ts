@@ -32,11 +32,11 @@ export interface KyselyStoreOptions extends StoreGuard {
   /** Run when the store closes, before the database is let go. */
   onClose?: () => Promise<void>;
   /**
-   * A new connection of its own for one snapshot, destroyed when it ends: for a driver with one
+   * A connection of its own for one snapshot, released when it ends: for a driver with one
    * connection (SQLite), which a long snapshot would otherwise hold from every other call. Absent,
    * a snapshot takes a connection of `db` (PostgreSQL's pool has more).
    */
-  openSnapshotReader?: () => Kysely<DatabaseSchema>;
+  snapshotReaders?: { acquire(): { db: Kysely<DatabaseSchema>; release(): Promise<void> } };
 }
 
 /**
@@ -83,9 +83,9 @@ export function kyselyStore(db: Kysely<DatabaseSchema>, storeOptions: KyselyStor
     // ignores both settings, and its `begin`, on a read-only connection, is a read transaction (WAL).
     snapshot: (work) =>
       guarded(options, async () => {
-        const reader = options.openSnapshotReader?.() ?? db;
+        const reader = options.snapshotReaders?.acquire();
         try {
-          return await reader
+          return await (reader?.db ?? db)
             .transaction()
             .setIsolationLevel("repeatable read")
             .setAccessMode("read only")
@@ -95,7 +95,7 @@ export function kyselyStore(db: Kysely<DatabaseSchema>, storeOptions: KyselyStor
           // say) is a store that cannot serve now, as a transaction that keeps losing one is.
           throw options.isConflict?.(error) ? new StoreUnavailableError({ cause: error }) : error;
         } finally {
-          if (reader !== db) await reader.destroy();
+          await reader?.release();
         }
       }),
     ping: () =>

@@ -15,7 +15,7 @@ import { sqliteDirectExecutor } from "./direct-executor.js";
 import { sqliteMigrations } from "./migrations/index.js";
 import { PlannedOnceSqliteDialect } from "./planned-once-dialect.js";
 import { SharedReadTransaction } from "./shared-read-transaction.js";
-import { openSnapshotReader } from "./snapshot-reader.js";
+import { SnapshotReaders } from "./snapshot-readers.js";
 import { sqliteFeatures } from "./sqlite-features.js";
 import { ensureWritable, namingTheFile } from "./sqlite-file.js";
 import { addSqlFunctions } from "./sqlite-functions.js";
@@ -109,6 +109,9 @@ export async function openSqliteStore({
   // From now on a held lock fails at once, and the store's calls wait for it (`lockRetryMs`).
   database.pragma("busy_timeout = 0");
   const beside = file === undefined ? undefined : new BesideReader(file, { busyTimeoutMs, mmapSizeBytes });
+  // A database in memory has no other connection: its snapshots hold the store's one.
+  const snapshotReaders =
+    file === undefined ? undefined : new SnapshotReaders(path, { busyTimeoutMs, mmapSizeBytes, onQuery });
   runCompiledDirectly(db, sqliteDirectExecutor(database, reads, onQuery, beside));
   const features = gatherReads ? { ...sqliteFeatures, gathersReads: true } : sqliteFeatures;
   return kyselyStore(db, {
@@ -118,13 +121,11 @@ export async function openSqliteStore({
     monitor,
     features,
     onClose: async () => {
+      await snapshotReaders?.close();
       beside?.close();
       reads.close();
     },
-    // A database in memory has no other connection: its snapshots hold the store's one.
-    ...(path !== ":memory:" && {
-      openSnapshotReader: () => openSnapshotReader(path, { busyTimeoutMs, mmapSizeBytes, onQuery }),
-    }),
+    snapshotReaders,
   });
 }
 

@@ -73,6 +73,32 @@ export function describeStoreTransactionContract(openStore: OpenStore): void {
       }
     });
 
+    it("starts each snapshot at the latest commit, after earlier snapshots ended or failed", async () => {
+      const store = await openStore();
+      try {
+        const workspace = aWorkspace();
+        await store.repositories.workspaces.save(workspace);
+        const read = () => store.snapshot(({ workspaces }) => workspaces.findById(workspace.id));
+        expect(await read()).toEqual(workspace);
+        await store.repositories.workspaces.save({ ...workspace, name: "Second" });
+        expect(await read()).toMatchObject({ name: "Second" });
+        await expect(
+          store.snapshot(async ({ workspaces }) => {
+            await workspaces.findById(workspace.id);
+            throw new Error("stop here");
+          }),
+        ).rejects.toThrow("stop here");
+        await store.repositories.workspaces.save({ ...workspace, name: "Third" });
+        // Several at once, then one after them: each reads the state of its start.
+        const together = await Promise.all([read(), read(), read(), read(), read(), read()]);
+        expect(together.map((seen) => seen?.name)).toEqual(Array(6).fill("Third"));
+        await store.repositories.workspaces.save({ ...workspace, name: "Fourth" });
+        expect(await read()).toMatchObject({ name: "Fourth" });
+      } finally {
+        await store.close();
+      }
+    });
+
     it("passes a snapshot's result and rejection on, running its work once", async () => {
       const store = await openStore();
       try {
