@@ -50,22 +50,21 @@ export async function writeSearchUnits(
     .execute();
   if (!owner) return;
   const datasetId = owner.dataset_id;
-  await countUnits(db, datasetId, units);
+  const rows = units.map((unit) => ({
+    dataset_id: datasetId,
+    document_id: documentId,
+    segment_id: unit.segmentId,
+    child_id: unit.childId,
+    content_length: lengthOf(unit.content),
+    keyword_length: lengthOf(unit.keywords),
+  }));
+  await countUnits(db, datasetId, rows);
   /** Each unit's `seq`, by its id (its child's, or its segment's). */
   const seqOf = new Map<string, number | string>();
-  for await (const batch of inSlices(units, 500)) {
+  for await (const batch of inSlices(rows, 500)) {
     const keys = await db
       .insertInto("search_units")
-      .values(
-        batch.map((unit) => ({
-          dataset_id: datasetId,
-          document_id: documentId,
-          segment_id: unit.segmentId,
-          child_id: unit.childId,
-          content_length: lengthOf(unit.content),
-          keyword_length: lengthOf(unit.keywords),
-        })),
-      )
+      .values(batch)
       .returning(["seq", "segment_id", "child_id"])
       .execute();
     for (const key of keys) seqOf.set(key.child_id ?? key.segment_id, key.seq);
@@ -78,13 +77,16 @@ export async function writeSearchUnits(
  * Adds the units to their dataset's statistics, in one statement (a delete takes them out by each
  * store's trigger, which sees the cascades too).
  */
-async function countUnits(db: Db, datasetId: string, units: readonly SearchUnit[]): Promise<void> {
-  const lengths = units.map((unit) => lengthOf(unit.content));
+async function countUnits(
+  db: Db,
+  datasetId: string,
+  units: readonly { content_length: number; keyword_length: number }[],
+): Promise<void> {
   const added = {
     units: units.length,
-    content_units: lengths.filter((length) => length > 0).length,
-    content_length: lengths.reduce((sum, length) => sum + length, 0),
-    keyword_length: units.reduce((sum, unit) => sum + lengthOf(unit.keywords), 0),
+    content_units: units.filter((unit) => unit.content_length > 0).length,
+    content_length: units.reduce((sum, unit) => sum + unit.content_length, 0),
+    keyword_length: units.reduce((sum, unit) => sum + unit.keyword_length, 0),
   };
   await db
     .insertInto("search_stats")
