@@ -12,6 +12,10 @@ interface UnitScoreRow {
   score: number | string;
 }
 
+/** What a segment `c` of document `d` needs to be retrieved. */
+const RETRIEVABLE = sql`c.enabled = ${toFlag(true)} and c.status = 'completed'
+  and d.indexing_status = 'completed' and d.enabled = ${toFlag(true)} and d.archived = ${toFlag(false)}`;
+
 /**
  * BM25 over `search_postings` (0014/0022): one seek per query term into the (dataset, term) key,
  * each posting's part of its unit's score summed in the database, the units' best per segment
@@ -58,27 +62,80 @@ export class KyselySearchIndex implements SearchIndex {
 
   async topSegments(query: ScoringQuery): Promise<SegmentHit[]> {
     if (query.weights.size === 0 || query.topK < 1) return [];
+    // A narrowed search (a metadata filter, given documents) may keep few of the best scores: it
+    // checks every scored segment in one statement. The others take the best scores first.
+    const narrowed = query.filter !== undefined || query.documentIds !== undefined;
+    const hits = (!narrowed && (await this.#bestRetrievable(query))) || (await this.#retrievable(query));
+    await this.#addChildren(query, hits);
+    return hits;
+  }
+
+  /** The top k in one statement: every scored segment checked, then ranked. */
+  async #retrievable(query: ScoringQuery): Promise<SegmentHit[]> {
     const { features } = this;
     const ids =
       query.documentIds && features.inList(sql.ref("d.id"), features.listParameter(query.documentIds));
     const metadata = query.filter && documentFilterSql(query.filter, features);
-    const unitScores = this.#unitScores(query);
     const { rows } = await sql<{ segment_id: string; score: number | string }>`
-      with unit_scores as (${unitScores})
+      with unit_scores as (${this.#unitScores(query)})
       select s.segment_id, max(s.score) as score
       from unit_scores s
       join chunks c on c.id = s.segment_id
       join documents d on d.id = c.document_id
-      where c.enabled = ${toFlag(true)} and c.status = 'completed'
-        and d.indexing_status = 'completed' and d.enabled = ${toFlag(true)} and d.archived = ${toFlag(false)}
+      where ${RETRIEVABLE}
         ${ids ? sql`and ${ids}` : sql``}
         ${metadata ? sql`and ${metadata}` : sql``}
       group by s.segment_id, c.position
       order by score desc, c.position, s.segment_id
       limit ${query.topK}`.execute(this.db);
-    const hits = rows.map((row) => ({ segmentId: row.segment_id, score: Number(row.score), children: [] }));
-    await this.#addChildren(query, hits);
-    return hits;
+    return rows.map((row) => ({ segmentId: row.segment_id, score: Number(row.score), children: [] }));
+  }
+
+  /**
+   * The top k from the best scores first: the best `4k` (at least 40) segments by score, then which
+   * of them can be retrieved (two lookups each, instead of for every segment scored). Exact: a
+   * segment not read scores at most the last one read, so once the k-th kept scores above it,
+   * none can rank higher. Undefined when two tries (the second reading 16k) do not settle it.
+   */
+  async #bestRetrievable(query: ScoringQuery): Promise<SegmentHit[] | undefined> {
+    for (let read = Math.max(4 * query.topK, 40); read <= 16 * Math.max(query.topK, 10); read *= 4) {
+      const { rows: best } = await sql<{ segment_id: string; score: number | string }>`
+        with unit_scores as (${this.#unitScores(query)})
+        select s.segment_id, max(s.score) as score
+        from unit_scores s
+        group by s.segment_id
+        order by score desc, s.segment_id
+        limit ${read}`.execute(this.db);
+      const scored = best.map((row) => ({ segmentId: row.segment_id, score: Number(row.score) }));
+      const positions = await this.#retrievablePositions(scored.map((hit) => hit.segmentId));
+      const kept = scored
+        .filter((hit) => positions.has(hit.segmentId))
+        .sort(
+          (a, b) =>
+            b.score - a.score ||
+            positions.get(a.segmentId)! - positions.get(b.segmentId)! ||
+            (a.segmentId < b.segmentId ? -1 : a.segmentId > b.segmentId ? 1 : 0),
+        );
+      const settled =
+        scored.length < read ||
+        (kept.length >= query.topK && kept[query.topK - 1]!.score > scored.at(-1)!.score);
+      if (settled) return kept.slice(0, query.topK).map((hit) => ({ ...hit, children: [] }));
+    }
+    return undefined;
+  }
+
+  /** Of these segments, those that can be retrieved, with their positions. */
+  async #retrievablePositions(segmentIds: readonly string[]): Promise<Map<string, number>> {
+    if (segmentIds.length === 0) return new Map();
+    const { features } = this;
+    const { rows } = await sql<{ id: string; position: number | string }>`
+      select c.id, c.position
+      from chunks c
+      join documents d on d.id = c.document_id
+      where ${features.inList(sql.ref("c.id"), features.listParameter(segmentIds))} and ${RETRIEVABLE}`.execute(
+      this.db,
+    );
+    return new Map(rows.map((row) => [row.id, Number(row.position)]));
   }
 
   /** Each unit's score: the sum of its postings' parts, in one pass over the query terms' postings. */

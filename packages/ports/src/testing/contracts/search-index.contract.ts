@@ -163,6 +163,38 @@ export function describeSearchIndexContract(openStore: OpenStore): void {
       expect(await shells()).toEqual([written[2]!.id]);
     });
 
+    it("keeps the exact top k, ties by position, however many of the best-scoring segments cannot be retrieved", async () => {
+      const { workspaces, datasets, documents, segments } = repositories();
+      // 300 segments, ten of each term frequency 1–30; those of the highest `disabled` frequencies off.
+      const texts = Array.from({ length: 300 }, (_, index) => `${"shells ".repeat(1 + (index % 30))}plate`);
+      for (const disabledFrequencies of [0, 5, 20]) {
+        const workspace = aWorkspace();
+        await workspaces.save(workspace);
+        const dataset = aDataset(workspace.id);
+        await datasets.save(dataset);
+        const document = aDocument(dataset.id);
+        await documents.save(document);
+        const enabledOf = (index: number) => index % 30 < 30 - disabledFrequencies;
+        const written = texts.map((content, index) =>
+          aSegment(document.id, index + 1, { content, keywords: [], enabled: enabledOf(index) }),
+        );
+        await segments.replaceForImport(document.id, written, []);
+        const scores = referenceScores(texts, "shells");
+        const expected = written
+          .map((segment, index) => ({ id: segment.id, score: scores[index]!, index }))
+          .filter(({ index }) => enabledOf(index))
+          .sort((a, b) => b.score - a.score || a.index - b.index);
+        for (const topK of [5, 15]) {
+          const hits = await search(repositories(), dataset.id, "shells", "content", { topK });
+          expect(
+            hits.map((hit) => hit.segmentId),
+            `${disabledFrequencies} off, top ${topK}`,
+          ).toEqual(expected.slice(0, topK).map(({ id }) => id));
+          for (const [index, hit] of hits.entries()) expect(hit.score).toBeCloseTo(expected[index]!.score, 9);
+        }
+      }
+    });
+
     it("searches a parent-child document by its child chunks, answering each parent once with its matching children", async () => {
       const { segments } = repositories();
       const { dataset, document, written } = await aDatasetOf(
