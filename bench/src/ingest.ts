@@ -32,10 +32,13 @@ function chunkerSeconds(bytes: number): { seconds: number; chunks: number } {
   return { seconds: best, chunks };
 }
 
-/** A fresh SQLite database with a workspace, its key and an economy dataset. */
-export async function freshDatabase() {
+/**
+ * A fresh database with a workspace, its key and an economy dataset: a SQLite file in a new
+ * directory, or the empty database at `databaseUrl` (PostgreSQL's, say).
+ */
+export async function freshDatabase(emptyDatabaseUrl?: string) {
   const directory = mkdtempSync(join(tmpdir(), "service-api-ingest-"));
-  const databaseUrl = `file:${join(directory, "ingest.sqlite")}`;
+  const databaseUrl = emptyDatabaseUrl ?? `file:${join(directory, "ingest.sqlite")}`;
   const store = await openStore({ databaseUrl });
   const { workspace, dataset } = await aBenchKnowledgeBase(store);
   const key = generateApiKeyToken("dataset");
@@ -50,7 +53,7 @@ export async function freshDatabase() {
     ),
   );
   await store.close();
-  return { directory, databaseUrl, key, datasetId: dataset.id };
+  return { directory, databaseUrl, key, workspaceId: workspace.id, datasetId: dataset.id };
 }
 
 /** Runs `work` on every item, `concurrency` at a time. */
@@ -73,12 +76,23 @@ export interface Api {
   datasetId: string;
 }
 
+/** `fetch`, its failure naming the request and why (a refused or reset connection). */
+async function fetchNamed(url: string, init: RequestInit, name: string): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const cause = error instanceof Error && error.cause !== undefined ? String(error.cause) : String(error);
+    throw new Error(`${name}: ${cause}`, { cause: error });
+  }
+}
+
 export async function send(api: Api, method: string, path: string, body?: unknown) {
-  const response = await fetch(`${api.url}/v1${path}`, {
+  const init = {
     method,
     headers: { authorization: `Bearer ${api.key}`, "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
-  });
+  };
+  const response = await fetchNamed(`${api.url}/v1${path}`, init, `${method} ${path}`);
   if (response.status !== 200)
     throw new Error(`${method} ${path} → ${response.status}: ${await response.text()}`);
   // biome-ignore lint/suspicious/noExplicitAny: the benchmark reads the answers' fields freely.
@@ -122,10 +136,12 @@ async function ingestOverHttp(
 /** A 3 MB CSV by file (Dify #14019: a 3 MB sheet over ten minutes): seconds until completed, and its rows. */
 async function csvOverHttp(api: Api): Promise<{ seconds: number; rows: number }> {
   const lines = ["product,region,price,notes"];
-  for (let row = 0; lines.join("\n").length < 3 * MB && row < 100_000; row++)
-    lines.push(
-      `widget-${row},region-${row % 17},${(row % 997) + 0.5},${textOf(60, row).replace(/[,\n]/g, " ")}`,
-    );
+  let length = lines[0]!.length;
+  for (let row = 0; length < 3 * MB && row < 100_000; row++) {
+    const line = `widget-${row},region-${row % 17},${(row % 997) + 0.5},${textOf(60, row).replace(/[,\n]/g, " ")}`;
+    lines.push(line);
+    length += line.length + 1;
+  }
   const csv = lines.join("\n");
   const boundary = "----ingest";
   const form = Buffer.concat([
@@ -139,14 +155,16 @@ async function csvOverHttp(api: Api): Promise<{ seconds: number; rows: number }>
     Buffer.from(`\r\n--${boundary}--\r\n`),
   ]);
   const started = performance.now();
-  const response = await fetch(`${api.url}/v1/datasets/${api.datasetId}/document/create-by-file`, {
+  const path = `/datasets/${api.datasetId}/document/create-by-file`;
+  const init = {
     method: "POST",
     headers: {
       authorization: `Bearer ${api.key}`,
       "content-type": `multipart/form-data; boundary=${boundary}`,
     },
     body: form,
-  });
+  };
+  const response = await fetchNamed(`${api.url}/v1${path}`, init, `POST ${path}`);
   if (response.status !== 200)
     throw new Error(`create-by-file → ${response.status}: ${await response.text()}`);
   const { batch } = (await response.json()) as { batch: string };
@@ -225,8 +243,11 @@ export async function runIngest(): Promise<string> {
     const ingesting = ingestOverHttp(api, texts, "busy");
     const busy = await getDocumentLatency(api, first!, 5);
     await ingesting;
-    const csv = await csvOverHttp(api);
-    return { idle, busy, csv };
+    // One big publish (35,000 chunks in one transaction) while Get Document is asked meanwhile.
+    const publishing = csvOverHttp(api);
+    const duringCsv = await getDocumentLatency(api, first!, 3);
+    const csv = await publishing;
+    return { idle, busy, csv, duringCsv };
   });
   const result = {
     commit: execSync("git rev-parse --short HEAD").toString().trim(),
@@ -238,6 +259,8 @@ export async function runIngest(): Promise<string> {
       idle_p99: serving.idle.p99,
       ingesting_p99: serving.busy.p99,
       ratio: round(serving.busy.p99 / Math.max(serving.idle.p99, 1)),
+      csv_publishing_p99: serving.duringCsv.p99,
+      csv_ratio: round(serving.duringCsv.p99 / Math.max(serving.idle.p99, 1)),
     },
     csv_3mb: {
       seconds: round(serving.csv.seconds),
@@ -260,7 +283,13 @@ function ingestMarkdown(result: {
   chunker_mb_per_s: number;
   chunker_10mb_over_1mb: number;
   ingest: Record<string, number | string>[];
-  get_document_ms: { idle_p99: number; ingesting_p99: number; ratio: number };
+  get_document_ms: {
+    idle_p99: number;
+    ingesting_p99: number;
+    ratio: number;
+    csv_publishing_p99: number;
+    csv_ratio: number;
+  };
   csv_3mb: { seconds: number; rows: number; seconds_per_chunk: number };
 }): string {
   const table = [
@@ -271,7 +300,7 @@ function ingestMarkdown(result: {
         `| ${row.document} | ${row.documents} | ${row.workers} | ${row.http_docs_per_s} | ${row.http_mb_per_s} | ${row.floor_docs_per_s} | ${row.ratio} |`,
     ),
   ];
-  const { idle_p99, ingesting_p99, ratio } = result.get_document_ms;
+  const { idle_p99, ingesting_p99, ratio, csv_publishing_p99, csv_ratio } = result.get_document_ms;
   return [
     `# Ingest, ${result.date} (${result.commit})`,
     "",
@@ -281,7 +310,8 @@ function ingestMarkdown(result: {
     ...table,
     "",
     `- The chunker alone: ${result.chunker_mb_per_s} MB/s; a 10 MB text takes ${result.chunker_10mb_over_1mb} × a 1 MB one (aim ≤ 12).`,
-    `- Get Document's p99, 16 connections: ${idle_p99} ms idle, ${ingesting_p99} ms while 80 × 100 kB documents are ingested (${ratio} ×; aim ≤ 3).`,
+    `- Get Document's p99, 16 connections: ${idle_p99} ms idle, ${ingesting_p99} ms while 80 × 100 kB documents are ingested (${ratio} ×; aim ≤ 3),`,
+    `  ${csv_publishing_p99} ms while the CSV below publishes its chunks in one transaction (${csv_ratio} ×).`,
     `- A 3 MB CSV by file (${result.csv_3mb.rows} rows, a chunk each): completed in ${result.csv_3mb.seconds} s, ${result.csv_3mb.seconds_per_chunk} s a chunk.`,
     "  Dify: keyword indexing takes 2–5 s a chunk behind one lock per dataset (#13138), a 3 MB",
     "  spreadsheet over ten minutes (#14019), and queued documents wait for hours with no way to resume",

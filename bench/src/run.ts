@@ -29,6 +29,7 @@ import {
   type SizeResult,
   summarize,
 } from "./report.js";
+import { runRetrievalLatency } from "./retrieval-latency.js";
 import { runRetrievalQuality } from "./retrieval-quality.js";
 import { type RunningProcess, startEmptyServer, startFloorServer, startOurServer } from "./servers.js";
 import { wrkLoad } from "./wrk-load.js";
@@ -279,8 +280,21 @@ const ingest = process.env.BENCH_INGEST ?? "1";
  */
 const retrieval = process.env.BENCH_RETRIEVAL ?? (ingest === "only" ? "0" : "1");
 if (!["0", "1", "only"].includes(retrieval)) throw new Error("BENCH_RETRIEVAL: 0, 1 or only");
+/**
+ * `BENCH_RETRIEVAL_LATENCY`: `1` (default, but for `BENCH_INGEST=only` and `BENCH_RETRIEVAL=only`)
+ * measures retrieval at 10k to 1M segments last, on SQLite and the PostgreSQL server if there is
+ * one; `only` it alone; `0` not at all.
+ */
+const latency =
+  process.env.BENCH_RETRIEVAL_LATENCY ?? (ingest === "only" || retrieval === "only" ? "0" : "1");
+if (!["0", "1", "only"].includes(latency)) throw new Error("BENCH_RETRIEVAL_LATENCY: 0, 1 or only");
 
 async function everything(): Promise<void> {
+  if (latency === "only") {
+    process.stdout.write(await runRetrievalLatency(postgresUrl));
+    log("Retrieval latency: bench/results/retrieval-latency-latest.md");
+    return;
+  }
   if (retrieval !== "only") {
     if (ingest !== "only") await main();
     if (ingest !== "0") {
@@ -292,9 +306,16 @@ async function everything(): Promise<void> {
     process.stdout.write(await runRetrievalQuality());
     log("Retrieval quality: bench/results/retrieval-quality-latest.md");
   }
+  if (latency !== "0") {
+    process.stdout.write(await runRetrievalLatency(postgresUrl));
+    log("Retrieval latency: bench/results/retrieval-latency-latest.md");
+  }
 }
 
 everything().catch((error: unknown) => {
-  log(`bench failed: ${error instanceof Error ? error.stack : String(error)}`);
+  // fetch's own failure ("fetch failed") says why only in its cause.
+  const cause =
+    error instanceof Error && error.cause !== undefined ? `\ncaused by: ${String(error.cause)}` : "";
+  log(`bench failed: ${error instanceof Error ? error.stack : String(error)}${cause}`);
   process.exit(1);
 });
