@@ -13,8 +13,10 @@ interface UnitScoreRow {
 }
 
 /** What a segment `c` of document `d` needs to be retrieved. */
-const RETRIEVABLE = sql`c.enabled = ${toFlag(true)} and c.status = 'completed'
-  and d.indexing_status = 'completed' and d.enabled = ${toFlag(true)} and d.archived = ${toFlag(false)}`;
+const RETRIEVABLE_SEGMENT = sql`c.enabled = ${toFlag(true)} and c.status = 'completed'`;
+const RETRIEVABLE_DOCUMENT = sql`d.indexing_status = 'completed' and d.enabled = ${toFlag(true)}
+  and d.archived = ${toFlag(false)}`;
+const RETRIEVABLE = sql`${RETRIEVABLE_SEGMENT} and ${RETRIEVABLE_DOCUMENT}`;
 
 /**
  * BM25 over `search_postings` (0014/0022): one seek per query term into the (dataset, term) key,
@@ -70,21 +72,25 @@ export class KyselySearchIndex implements SearchIndex {
     return hits;
   }
 
-  /** The top k in one statement: every scored segment checked, then ranked. */
+  /**
+   * The top k in one statement: the documents that can be retrieved (and pass the filter) found
+   * first, so only their units' scores are kept and only their segments looked up, then ranked.
+   */
   async #retrievable(query: ScoringQuery): Promise<SegmentHit[]> {
     const { features } = this;
     const ids =
       query.documentIds && features.inList(sql.ref("d.id"), features.listParameter(query.documentIds));
     const metadata = query.filter && documentFilterSql(query.filter, features);
+    const documents = sql`select d.id from documents d
+      where d.dataset_id = ${query.datasetId} and ${RETRIEVABLE_DOCUMENT}
+        ${ids ? sql`and ${ids}` : sql``}
+        ${metadata ? sql`and ${metadata}` : sql``}`;
     const { rows } = await sql<{ segment_id: string; score: number | string }>`
-      with unit_scores as (${this.#unitScores(query)})
+      with unit_scores as (${this.#unitScores(query, { documents })})
       select s.segment_id, max(s.score) as score
       from unit_scores s
       join chunks c on c.id = s.segment_id
-      join documents d on d.id = c.document_id
-      where ${RETRIEVABLE}
-        ${ids ? sql`and ${ids}` : sql``}
-        ${metadata ? sql`and ${metadata}` : sql``}
+      where ${RETRIEVABLE_SEGMENT}
       group by s.segment_id, c.position
       order by score desc, c.position, s.segment_id
       limit ${query.topK}`.execute(this.db);
@@ -139,7 +145,11 @@ export class KyselySearchIndex implements SearchIndex {
   }
 
   /** Each unit's score: the sum of its postings' parts, in one pass over the query terms' postings. */
-  #unitScores(query: ScoringQuery, segmentIds?: readonly string[]): RawBuilder<UnitScoreRow> {
+  #unitScores(
+    query: ScoringQuery,
+    only: { segmentIds?: readonly string[]; documents?: RawBuilder<unknown> } = {},
+  ): RawBuilder<UnitScoreRow> {
+    const { segmentIds, documents } = only;
     const { real } = this.features;
     const content = query.field === "content";
     const tf = content ? sql`p.content_tf` : sql`(p.content_tf + p.keyword_tf)`;
@@ -160,6 +170,7 @@ export class KyselySearchIndex implements SearchIndex {
         and p.term in (${sql.join(weights.map(([term]) => term))})
         ${content ? sql`and p.content_tf > 0` : sql``}
         ${segmentIds ? sql`and u.segment_id in (${sql.join(segmentIds)})` : sql``}
+        ${documents ? sql`and u.document_id in (${documents})` : sql``}
       group by u.seq, u.segment_id, u.child_id`;
   }
 
@@ -167,10 +178,7 @@ export class KyselySearchIndex implements SearchIndex {
   async #addChildren(query: ScoringQuery, hits: SegmentHit[]): Promise<void> {
     if (hits.length === 0) return;
     const { rows } = await sql<UnitScoreRow>`
-      with unit_scores as (${this.#unitScores(
-        query,
-        hits.map((hit) => hit.segmentId),
-      )})
+      with unit_scores as (${this.#unitScores(query, { segmentIds: hits.map((hit) => hit.segmentId) })})
       select s.segment_id, s.child_id, s.score
       from unit_scores s
       join child_chunks cc on cc.id = s.child_id
