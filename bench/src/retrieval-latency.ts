@@ -315,7 +315,7 @@ export async function runRetrievalLatency(postgresUrl?: string): Promise<string>
   return markdown;
 }
 
-function latencyMarkdown(result: { commit: string; date: string; rows: Row[] }): string {
+export function latencyMarkdown(result: { commit: string; date: string; rows: Row[] }): string {
   const table = [
     "| store | segments | beside | postings read | floor p50 / p99 ms | floor /s | HTTP p50 / p99 ms | HTTP /s | HTTP ÷ floor | 1% filter p50 / p99 ms | filter /s |",
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
@@ -329,12 +329,15 @@ function latencyMarkdown(result: { commit: string; date: string; rows: Row[] }):
     const [first, last] = [own[0], own.at(-1)];
     if (!first || !last || first === last) return [];
     return [
-      `- ${store}, ${first.segments} → ${last.segments} segments: HTTP p50 × ${round(last.http.p50 / Math.max(first.http.p50, 0.01))}, the postings read × ${round(last.postings_read / first.postings_read)}.`,
+      `- ${store}, ${first.segments} → ${last.segments} segments: HTTP throughput ÷ ${round(first.http.per_s / last.http.per_s)}, the postings read × ${round(last.postings_read / first.postings_read)}.`,
     ];
   };
-  const largest = (store: string) => result.rows.filter((row) => row.store === store).at(-1);
-  const sqlite = largest("SQLite");
-  const postgres = largest("PostgreSQL");
+  const sizeOf = (store: string, segments: number) =>
+    result.rows.find((row) => row.store === store && row.segments === segments);
+  const postgres = result.rows
+    .filter((row) => row.store === "PostgreSQL" && sizeOf("SQLite", row.segments))
+    .at(-1);
+  const sqlite = postgres && sizeOf("SQLite", postgres.segments);
   return [
     `# Retrieval latency, ${result.date} (${result.commit})`,
     "",
