@@ -14,6 +14,9 @@ afterEach(async () => {
   for (const created of places.splice(0)) await created.cleanup();
 });
 
+/** Tests that start the CLI once per command: seven processes, each loading the store, in turn. */
+const EACH_COMMAND_TIMEOUT = 60_000;
+
 describe("service-api", () => {
   it("lists its commands with --help and exits 0", async () => {
     const result = await (await place()).run(["--help"]);
@@ -29,7 +32,7 @@ describe("service-api", () => {
       expect(result.code).toBe(0);
       expect(result.stdout).toMatch(new RegExp(`^Usage: service-api ${command}`));
     }
-  });
+  }, EACH_COMMAND_TIMEOUT);
 
   it("exits 2 with the usage on stderr for an unknown command, option or missing argument", async () => {
     const here = await place();
@@ -39,7 +42,7 @@ describe("service-api", () => {
       expect(result.stderr).toContain("Usage: service-api");
       expect(result.stdout).toBe("");
     }
-  });
+  }, EACH_COMMAND_TIMEOUT);
 
   it("migrates a new database", async () => {
     const here = await place();
