@@ -25,24 +25,39 @@ describe("service-api", () => {
       expect(result.stdout).toContain(command);
   });
 
-  it("has --help on every command", async () => {
-    const here = await place();
-    for (const command of ["migrate", "import", "export", "demo", "workspaces", "apps", "keys"]) {
-      const result = await here.run([command, "--help"]);
-      expect(result.code).toBe(0);
-      expect(result.stdout).toMatch(new RegExp(`^Usage: service-api ${command}`));
-    }
-  }, EACH_COMMAND_TIMEOUT);
+  it(
+    "has --help on every command",
+    async () => {
+      const here = await place();
+      for (const command of ["migrate", "import", "export", "demo", "workspaces", "apps", "keys"]) {
+        const result = await here.run([command, "--help"]);
+        expect(result.code).toBe(0);
+        expect(result.stdout).toMatch(new RegExp(`^Usage: service-api ${command}`));
+      }
+    },
+    EACH_COMMAND_TIMEOUT,
+  );
 
-  it("exits 2 with the usage on stderr for an unknown command, option or missing argument", async () => {
-    const here = await place();
-    for (const args of [["frobnicate"], ["import"], ["export", "--zip"], ["keys"], ["keys", "create"], []]) {
-      const result = await here.run(args);
-      expect(result.code, args.join(" ")).toBe(2);
-      expect(result.stderr).toContain("Usage: service-api");
-      expect(result.stdout).toBe("");
-    }
-  }, EACH_COMMAND_TIMEOUT);
+  it(
+    "exits 2 with the usage on stderr for an unknown command, option or missing argument",
+    async () => {
+      const here = await place();
+      for (const args of [
+        ["frobnicate"],
+        ["import"],
+        ["export", "--zip"],
+        ["keys"],
+        ["keys", "create"],
+        [],
+      ]) {
+        const result = await here.run(args);
+        expect(result.code, args.join(" ")).toBe(2);
+        expect(result.stderr).toContain("Usage: service-api");
+        expect(result.stdout).toBe("");
+      }
+    },
+    EACH_COMMAND_TIMEOUT,
+  );
 
   it("migrates a new database", async () => {
     const here = await place();
