@@ -1,11 +1,6 @@
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { openReadOnlyConnection, type ReadOnlyConnectionOptions } from "./read-only-connection.js";
 import { SharedReadTransaction } from "./shared-read-transaction.js";
-import { addSqlFunctions } from "./sqlite-functions.js";
-
-export interface BesideReaderOptions {
-  busyTimeoutMs: number;
-  mmapSizeBytes: number;
-}
 
 /**
  * A read-only connection of its own to the store's file, for the reads that come while kysely holds
@@ -19,7 +14,7 @@ export class BesideReader {
 
   constructor(
     private readonly path: string,
-    private readonly options: BesideReaderOptions,
+    private readonly options: ReadOnlyConnectionOptions,
   ) {}
 
   /** `sql` as a statement of this connection, or undefined where it would write. */
@@ -42,10 +37,7 @@ export class BesideReader {
 
   #open() {
     if (this.#opened) return this.#opened;
-    const database = new Database(this.path, { readonly: true, fileMustExist: true });
-    database.pragma(`busy_timeout = ${Math.trunc(this.options.busyTimeoutMs)}`);
-    database.pragma(`mmap_size = ${Math.trunc(this.options.mmapSizeBytes)}`);
-    addSqlFunctions(database);
+    const database = openReadOnlyConnection(this.path, this.options);
     this.#opened = { database, reads: new SharedReadTransaction(database, this.path) };
     return this.#opened;
   }

@@ -1,13 +1,11 @@
 import type { DatabaseSchema } from "@service-api/adapters-kysely";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { Kysely } from "kysely";
 import { PlannedOnceSqliteDialect } from "./planned-once-dialect.js";
-import { addSqlFunctions } from "./sqlite-functions.js";
+import { openReadOnlyConnection, type ReadOnlyConnectionOptions } from "./read-only-connection.js";
 import { withStatementCache } from "./statement-cache.js";
 
-export interface SnapshotReaderOptions {
-  busyTimeoutMs: number;
-  mmapSizeBytes: number;
+export interface SnapshotReaderOptions extends ReadOnlyConnectionOptions {
   onQuery?: (sql: string, parameters: readonly unknown[]) => void;
 }
 
@@ -56,11 +54,8 @@ export class SnapshotReaders {
   }
 
   #open(): Reader {
-    const { busyTimeoutMs, mmapSizeBytes, onQuery } = this.options;
-    const database = new Database(this.path, { readonly: true, fileMustExist: true });
-    database.pragma(`busy_timeout = ${Math.trunc(busyTimeoutMs)}`);
-    database.pragma(`mmap_size = ${Math.trunc(mmapSizeBytes)}`);
-    addSqlFunctions(database);
+    const { onQuery } = this.options;
+    const database = openReadOnlyConnection(this.path, this.options);
     const db = new Kysely<DatabaseSchema>({
       // An export runs the same few statements for every document; a retrieval, every time.
       dialect: new PlannedOnceSqliteDialect({ database: withStatementCache(database) }),
