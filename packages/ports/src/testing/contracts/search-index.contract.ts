@@ -1,4 +1,12 @@
-import { analyze, BM25_B, BM25_K1, bm25Weights, countTerms, type SearchField } from "@service-api/domain";
+import {
+  analyze,
+  BM25_B,
+  BM25_K1,
+  bm25Weights,
+  countTerms,
+  type SearchField,
+  type Segment,
+} from "@service-api/domain";
 import { describe, expect, it } from "vitest";
 import type { Repositories } from "../../repositories.js";
 import { aChildChunk, aDataset, aDocument, aSegment, aWorkspace } from "../fixtures.js";
@@ -65,6 +73,7 @@ export function describeSearchIndexContract(openStore: OpenStore): void {
     async function aDatasetOf(
       texts: readonly string[],
       docForm: "text_model" | "hierarchical_model" = "text_model",
+      segmentOf: (index: number) => Partial<Segment> = () => ({}),
     ) {
       const { workspaces, datasets, documents, segments } = repositories();
       const workspace = aWorkspace();
@@ -74,7 +83,7 @@ export function describeSearchIndexContract(openStore: OpenStore): void {
       const document = aDocument(dataset.id, { docForm });
       await documents.save(document);
       const written = texts.map((content, index) =>
-        aSegment(document.id, index + 1, { content, keywords: [] }),
+        aSegment(document.id, index + 1, { content, keywords: [], ...segmentOf(index) }),
       );
       await segments.replaceForImport(document.id, written, []);
       return { dataset, document, written };
@@ -164,21 +173,13 @@ export function describeSearchIndexContract(openStore: OpenStore): void {
     });
 
     it("keeps the exact top k, ties by position, however many of the best-scoring segments cannot be retrieved", async () => {
-      const { workspaces, datasets, documents, segments } = repositories();
       // 300 segments, ten of each term frequency 1–30; those of the highest `disabled` frequencies off.
       const texts = Array.from({ length: 300 }, (_, index) => `${"shells ".repeat(1 + (index % 30))}plate`);
       for (const disabledFrequencies of [0, 5, 20]) {
-        const workspace = aWorkspace();
-        await workspaces.save(workspace);
-        const dataset = aDataset(workspace.id);
-        await datasets.save(dataset);
-        const document = aDocument(dataset.id);
-        await documents.save(document);
         const enabledOf = (index: number) => index % 30 < 30 - disabledFrequencies;
-        const written = texts.map((content, index) =>
-          aSegment(document.id, index + 1, { content, keywords: [], enabled: enabledOf(index) }),
-        );
-        await segments.replaceForImport(document.id, written, []);
+        const { dataset, written } = await aDatasetOf(texts, "text_model", (index) => ({
+          enabled: enabledOf(index),
+        }));
         const scores = referenceScores(texts, "shells");
         const expected = written
           .map((segment, index) => ({ id: segment.id, score: scores[index]!, index }))
