@@ -322,6 +322,9 @@ export interface SearchPostingTable {
   unit_seq: number | string;
   content_tf: number;
   keyword_tf: number;
+  /** 0015/0023: its unit's lengths, as `search_units` holds them. */
+  content_length: number;
+  keyword_length: number;
 }
 
 /** 0014/0022: a dataset's units, counted by triggers (bigint comes as text from PostgreSQL). */

@@ -1,3 +1,4 @@
+import { analyze, BM25_B, BM25_K1, bm25Weights, countTerms } from "@service-api/domain";
 import {
   aChunk,
   aDataset,
@@ -5,6 +6,7 @@ import {
   aMember,
   aMetadataField,
   anUploadFile,
+  aSegment,
   aWorkspace,
 } from "@service-api/ports/testing";
 import pg from "pg";
@@ -284,6 +286,71 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
       // Two reads of two fields' rows, two updates, one cascade: a handful of rows, never the table.
       expect(rows[0]?.read).toBeGreaterThan(0);
       expect(rows[0]?.read).toBeLessThanOrEqual(12);
+    } finally {
+      await client.end();
+      await store.close();
+    }
+  });
+
+  it("scores a query's postings by looking up their units, never by scanning the dataset's units", async () => {
+    const url = await createTestSchema(database.url);
+    const { store, statements, record } = await recordingStore(url);
+    const client = new pg.Client({ connectionString: url });
+    await client.connect();
+    try {
+      const { workspaces, datasets, documents, segments } = store.repositories;
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      // 10,000 segments of words drawn by rank (the i-th word about 1/i as often), as text is.
+      let seed = 7;
+      const word = () => {
+        seed = (seed * 48_271) % 2_147_483_647;
+        return `w${Math.floor(2000 ** (seed / 2_147_483_647))}`;
+      };
+      for (let documentIndex = 0; documentIndex < 20; documentIndex++) {
+        const document = aDocument(dataset.id, { position: documentIndex + 1 });
+        await documents.save(document);
+        const written = Array.from({ length: 500 }, (_, index) =>
+          aSegment(document.id, index + 1, {
+            content: Array.from({ length: 40 }, word).join(" "),
+            keywords: [],
+          }),
+        );
+        await segments.replaceForImport(document.id, written, []);
+      }
+      await client.query("vacuum analyze search_postings, search_units, chunks, documents");
+
+      const terms = countTerms(analyze("w40 w200 w900"));
+      const hits = await record(() =>
+        store.snapshot(async ({ search }) => {
+          const stats = await search.statistics(dataset.id, "content_and_keywords", Object.keys(terms));
+          const { weights } = bm25Weights(terms, stats.units, stats.documentFrequencies);
+          return search.topSegments({
+            datasetId: dataset.id,
+            field: "content_and_keywords",
+            weights,
+            k1: BM25_K1,
+            b: BM25_B,
+            averageLength: stats.totalLength / stats.units,
+            topK: 10,
+          });
+        }),
+      );
+      expect(hits).toHaveLength(10);
+      // Replayed in one transaction as the snapshot sent them, the scoring ones explained.
+      const scoring = statements.filter(({ sql }) => sql.includes("search_postings p"));
+      expect(scoring.length).toBeGreaterThan(0);
+      await client.query("begin");
+      const plans: string[] = [];
+      for (const statement of statements) {
+        const { sql, parameters } = statement;
+        if (scoring.includes(statement)) plans.push(await planOf(client, sql, parameters));
+        else await client.query(sql, parameters as unknown[]);
+      }
+      await client.query("rollback");
+      for (const plan of plans) expect(plan).not.toMatch(/Seq Scan on search_units/);
     } finally {
       await client.end();
       await store.close();

@@ -7,7 +7,8 @@ import type { DatabaseSchema } from "../schema.js";
  * Migration 0014 (SQLite) / 0022 (PostgreSQL), the tables both stores share: the search index.
  * A unit is what BM25 scores (a segment, or a parent-child document's child chunk, or a parent's
  * keywords alone; named by its segment and child), with its lengths in terms. A posting is a term
- * of a unit with how often it occurs in its content and in its keywords, keyed for the query's
+ * of a unit with how often it occurs in its content and in its keywords, and its unit's lengths
+ * (since 0015/0023, which adds them where this migration ran before), keyed for the query's
  * seek (dataset, term), naming its unit by `seq`, a number that grows with each insert: a
  * document's postings are appended at the end of each term's range, not scattered through it by a
  * random id (what made 0012/0020's layout ten times slower to write). Each dataset's statistics
@@ -41,6 +42,8 @@ export async function addSearchIndex(
       unit_seq ${integer} not null references search_units (seq) on delete cascade,
       content_tf ${integer} not null,
       keyword_tf ${integer} not null,
+      content_length ${integer} not null,
+      keyword_length ${integer} not null,
       primary key (dataset_id, term, unit_seq)
     ) ${types.postingsOptions}`)
     .execute(db);
@@ -54,6 +57,34 @@ export async function addSearchIndex(
       keyword_length ${integer} not null default 0
     )`)
     .execute(db);
+}
+
+/**
+ * Migration 0015 (SQLite) / 0023 (PostgreSQL), where 0014/0022 made postings without them: each
+ * posting carries its unit's lengths, so that a query's scores are summed from its postings alone
+ * and only the best units are looked up (the join of every posting to its unit was most of a
+ * query's time: a hash of all the dataset's units on PostgreSQL, a lookup per posting on SQLite).
+ * The lengths of the postings already written are copied from their units; `length` is the column
+ * type, `dropDefault` whether the store can take the default off once the copy is made (SQLite
+ * cannot; its writers always set both).
+ */
+export async function addPostingLengths(
+  db: Kysely<unknown>,
+  types: { length: string; dropDefault: boolean },
+): Promise<void> {
+  for (const column of ["content_length", "keyword_length"]) {
+    await sql
+      .raw(`alter table search_postings add column ${column} ${types.length} not null default 0`)
+      .execute(db);
+  }
+  await sql`update search_postings set
+      content_length = (select u.content_length from search_units u where u.seq = search_postings.unit_seq),
+      keyword_length = (select u.keyword_length from search_units u where u.seq = search_postings.unit_seq)`.execute(
+    db,
+  );
+  if (!types.dropDefault) return;
+  for (const column of ["content_length", "keyword_length"])
+    await sql.raw(`alter table search_postings alter column ${column} drop default`).execute(db);
 }
 
 /** Indexes the segments stored before the index existed, a few documents at a time. */

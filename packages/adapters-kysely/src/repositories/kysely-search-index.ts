@@ -19,8 +19,9 @@ const RETRIEVABLE_DOCUMENT = sql`d.indexing_status = 'completed' and d.enabled =
 const RETRIEVABLE = sql`${RETRIEVABLE_SEGMENT} and ${RETRIEVABLE_DOCUMENT}`;
 
 /**
- * BM25 over `search_postings` (0014/0022): one seek per query term into the (dataset, term) key,
- * each posting's part of its unit's score summed in the database, the units' best per segment
+ * BM25 over `search_postings` (0014/0022, with their units' lengths since 0015/0023): one seek per
+ * query term into the (dataset, term) key, each posting's part of its unit's score summed in the
+ * database, the units' best per segment
  * kept for segments that can be retrieved, then the top k. The same statement on both stores,
  * its constants sent as double precision, so both score alike.
  */
@@ -98,23 +99,37 @@ export class KyselySearchIndex implements SearchIndex {
   }
 
   /**
-   * The top k from the best scores first: the best `4k` (at least 40) segments by score, then which
-   * of them can be retrieved (two lookups each, instead of for every segment scored). Exact: a
-   * segment not read scores at most the last one read, so once the k-th kept scores above it,
-   * none can rank higher. Undefined when two tries (the second reading 16k) do not settle it.
+   * The top k from the best scores first: the best `4k` (at least 40) units by score, summed from
+   * their postings alone (0015/0023), with every unit tied with the last of them (up to four times
+   * as many rows in all), then their segments, then which of those can be retrieved (a few lookups
+   * each, instead of for every unit scored). Exact: a segment not read scores below the last unit
+   * read, or ties with it when the ties did not all fit; so once k segments are kept and the ties
+   * are all read (or the k-th scores above the last), none can rank higher. Undefined when two
+   * tries (the second reading 16k) do not settle it.
    */
   async #bestRetrievable(query: ScoringQuery): Promise<SegmentHit[] | undefined> {
     for (let read = Math.max(4 * query.topK, 40); read <= 16 * Math.max(query.topK, 10); read *= 4) {
+      const most = 4 * read;
+      // Each unit's segment by a lookup (a sub-select, which no plan makes a join: PostgreSQL
+      // hashed every unit of a 10k dataset to join 160).
       const { rows: best } = await sql<{ segment_id: string; score: number | string }>`
-        with unit_scores as (${this.#unitScores(query)})
-        select s.segment_id, max(s.score) as score
-        from unit_scores s
-        group by s.segment_id
-        order by score desc, s.segment_id
-        limit ${read}`.execute(this.db);
-      const scored = best.map((row) => ({ segmentId: row.segment_id, score: Number(row.score) }));
-      const positions = await this.#retrievablePositions(scored.map((hit) => hit.segmentId));
-      const kept = scored
+        with scored as materialized (
+          select p.unit_seq, ${this.#score(query)} as score
+          from search_postings p
+          where ${this.#postings(query)}
+          group by p.unit_seq),
+        bound as (select score from scored order by score desc limit 1 offset ${read - 1})
+        select (select u.segment_id from search_units u where u.seq = s.unit_seq) as segment_id, s.score
+        from scored s
+        where not exists (select 1 from bound) or s.score >= (select score from bound)
+        order by s.score desc, s.unit_seq
+        limit ${most}`.execute(this.db);
+      // A segment's score is its best unit's: the first of its rows.
+      const scores = new Map<string, number>();
+      for (const row of best) if (!scores.has(row.segment_id)) scores.set(row.segment_id, Number(row.score));
+      const positions = await this.#retrievablePositions([...scores.keys()]);
+      const kept = [...scores]
+        .map(([segmentId, score]) => ({ segmentId, score }))
         .filter((hit) => positions.has(hit.segmentId))
         .sort(
           (a, b) =>
@@ -122,9 +137,11 @@ export class KyselySearchIndex implements SearchIndex {
             positions.get(a.segmentId)! - positions.get(b.segmentId)! ||
             (a.segmentId < b.segmentId ? -1 : a.segmentId > b.segmentId ? 1 : 0),
         );
+      const everyUnit = best.length < read;
+      const everyTie = best.length < most;
       const settled =
-        scored.length < read ||
-        (kept.length >= query.topK && kept[query.topK - 1]!.score > scored.at(-1)!.score);
+        everyUnit ||
+        (kept.length >= query.topK && (everyTie || kept[query.topK - 1]!.score > Number(best.at(-1)!.score)));
       if (settled) return kept.slice(0, query.topK).map((hit) => ({ ...hit, children: [] }));
     }
     return undefined;
@@ -144,33 +161,46 @@ export class KyselySearchIndex implements SearchIndex {
     return new Map(rows.map((row) => [row.id, Number(row.position)]));
   }
 
-  /** Each unit's score: the sum of its postings' parts, in one pass over the query terms' postings. */
-  #unitScores(
-    query: ScoringQuery,
-    only: { segmentIds?: readonly string[]; documents?: RawBuilder<unknown> } = {},
-  ): RawBuilder<UnitScoreRow> {
-    const { segmentIds, documents } = only;
+  /**
+   * The query's postings (in `p`): one seek per term into the (dataset, term) key, only those
+   * with the term in their content when the search is of content alone.
+   */
+  #postings(query: ScoringQuery): RawBuilder<boolean> {
+    const terms = [...query.weights.keys()];
+    return sql<boolean>`p.dataset_id = ${query.datasetId}
+      and p.term in (${sql.join(terms)})
+      ${query.field === "content" ? sql`and p.content_tf > 0` : sql``}`;
+  }
+
+  /** A unit's BM25 score: its postings' parts summed, each from its term's weight and its own counts. */
+  #score(query: ScoringQuery): RawBuilder<number> {
     const { real } = this.features;
     const content = query.field === "content";
     const tf = content ? sql`p.content_tf` : sql`(p.content_tf + p.keyword_tf)`;
-    const length = content ? sql`u.content_length` : sql`(u.content_length + u.keyword_length)`;
-    const weights = [...query.weights];
+    const length = content ? sql`p.content_length` : sql`(p.content_length + p.keyword_length)`;
     const weight = sql`case p.term ${sql.join(
-      weights.map(([term, value]) => sql`when ${term} then ${real(value)}`),
+      [...query.weights].map(([term, value]) => sql`when ${term} then ${real(value)}`),
       sql` `,
     )} end`;
     const k1 = real(query.k1);
     const norm = sql`(${real(1 - query.b)} + ${real(query.b / query.averageLength)} * ${length})`;
+    return sql<number>`sum(${weight} * ${tf} * ${real(query.k1 + 1)} / (${tf} + ${k1} * ${norm}))`;
+  }
+
+  /** The scores of the units of these segments, or of these documents, with their segments and children. */
+  #unitScores(
+    query: ScoringQuery,
+    only: { segmentIds: readonly string[] } | { documents: RawBuilder<unknown> },
+  ): RawBuilder<UnitScoreRow> {
+    const within =
+      "segmentIds" in only
+        ? sql`u.segment_id in (${sql.join(only.segmentIds)})`
+        : sql`u.document_id in (${only.documents})`;
     return sql<UnitScoreRow>`
-      select u.segment_id, u.child_id,
-        sum(${weight} * ${tf} * ${real(query.k1 + 1)} / (${tf} + ${k1} * ${norm})) as score
+      select u.segment_id, u.child_id, ${this.#score(query)} as score
       from search_postings p
       join search_units u on u.seq = p.unit_seq
-      where p.dataset_id = ${query.datasetId}
-        and p.term in (${sql.join(weights.map(([term]) => term))})
-        ${content ? sql`and p.content_tf > 0` : sql``}
-        ${segmentIds ? sql`and u.segment_id in (${sql.join(segmentIds)})` : sql``}
-        ${documents ? sql`and u.document_id in (${documents})` : sql``}
+      where ${this.#postings(query)} and ${within}
       group by u.seq, u.segment_id, u.child_id`;
   }
 

@@ -5,7 +5,7 @@ import { inSlices } from "./batches.js";
 
 type Db = Kysely<DatabaseSchema>;
 
-/** Rows per insert: within both databases' limits on a statement's parameters (5 per posting). */
+/** Rows per insert: within both databases' limits on a statement's parameters (7 per posting). */
 const ROWS_PER_INSERT = 2000;
 
 const lengthOf = (counts: Record<string, number>) =>
@@ -19,12 +19,15 @@ function postingsOf(
 ): Insertable<SearchPostingTable>[] {
   const postings = units.flatMap((unit) => {
     const terms = new Set([...Object.keys(unit.content), ...Object.keys(unit.keywords)]);
+    const [contentLength, keywordLength] = [lengthOf(unit.content), lengthOf(unit.keywords)];
     return [...terms].map((term) => ({
       dataset_id: datasetId,
       term,
       unit_seq: seqOf.get(unit.childId ?? unit.segmentId)!,
       content_tf: unit.content[term] ?? 0,
       keyword_tf: unit.keywords[term] ?? 0,
+      content_length: contentLength,
+      keyword_length: keywordLength,
     }));
   });
   return postings.sort((a, b) =>

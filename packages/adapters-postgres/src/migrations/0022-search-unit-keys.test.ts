@@ -1,6 +1,11 @@
-import { analyze, BM25_B, BM25_K1, bm25Weights, countTerms } from "@service-api/domain";
-import type { Store } from "@service-api/ports";
-import { aChildChunk, aDataset, aDocument, aSegment, aWorkspace } from "@service-api/ports/testing";
+import {
+  aChildChunk,
+  aDataset,
+  aDocument,
+  aSegment,
+  aWorkspace,
+  searchAsRetrieved,
+} from "@service-api/ports/testing";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "../open-postgres-store.js";
@@ -33,7 +38,12 @@ describe.skipIf(!available)("migration 0022 (the search index keyed by unit seq)
       [parent],
       [aChildChunk(parent, 1, { content: "Supersonic flutter" })],
     );
-    const before = await searchOf(store, dataset.id);
+    const before = await searchAsRetrieved(
+      store.repositories,
+      dataset.id,
+      "supersonic delta",
+      "content_and_keywords",
+    );
     await store.close();
     expect(before.map((hit) => hit.segmentId).sort()).toEqual([written.id, parent.id].sort());
 
@@ -65,7 +75,14 @@ describe.skipIf(!available)("migration 0022 (the search index keyed by unit seq)
 
     const migrated = await openPostgresStore({ databaseUrl: url });
     try {
-      expect(await searchOf(migrated, dataset.id)).toEqual(before);
+      expect(
+        await searchAsRetrieved(
+          migrated.repositories,
+          dataset.id,
+          "supersonic delta",
+          "content_and_keywords",
+        ),
+      ).toEqual(before);
       const statistics = await migrated.repositories.search.statistics(dataset.id, "content_and_keywords", [
         "delta",
       ]);
@@ -75,19 +92,3 @@ describe.skipIf(!available)("migration 0022 (the search index keyed by unit seq)
     }
   });
 });
-
-async function searchOf(store: Store, datasetId: string) {
-  const terms = countTerms(analyze("supersonic delta"));
-  const search = store.repositories.search;
-  const stats = await search.statistics(datasetId, "content_and_keywords", Object.keys(terms));
-  const { weights } = bm25Weights(terms, stats.units, stats.documentFrequencies);
-  return search.topSegments({
-    datasetId,
-    field: "content_and_keywords",
-    weights,
-    k1: BM25_K1,
-    b: BM25_B,
-    averageLength: stats.units ? stats.totalLength / stats.units : 1,
-    topK: 10,
-  });
-}

@@ -1,8 +1,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { analyze, BM25_B, BM25_K1, bm25Weights, countTerms } from "@service-api/domain";
-import { aChildChunk, aDataset, aDocument, aSegment, aWorkspace } from "@service-api/ports/testing";
+import {
+  aChildChunk,
+  aDataset,
+  aDocument,
+  aSegment,
+  aWorkspace,
+  searchAsRetrieved,
+} from "@service-api/ports/testing";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../open-sqlite-store.js";
@@ -35,7 +41,12 @@ describe("migration 0014 (the search index keyed by unit seq)", () => {
       [parent],
       [aChildChunk(parent, 1, { content: "Supersonic flutter" })],
     );
-    const before = await searchOf(store, dataset.id);
+    const before = await searchAsRetrieved(
+      store.repositories,
+      dataset.id,
+      "supersonic delta",
+      "content_and_keywords",
+    );
 
     await store.close();
 
@@ -51,14 +62,16 @@ describe("migration 0014 (the search index keyed by unit seq)", () => {
         unit_id text not null references search_units (id) on delete cascade,
         content_tf integer not null, keyword_tf integer not null,
         primary key (dataset_id, term, unit_id)) without rowid;
-      delete from kysely_migration where name = '0014-search-unit-keys';`);
+      delete from kysely_migration where name in ('0014-search-unit-keys', '0015-posting-lengths');`);
     database.close();
     const migrated = await openSqliteStore({ databaseUrl: path });
     const reader = new Database(path);
     const columns = reader.prepare("select name from pragma_table_info('search_postings')").all();
     reader.close();
     expect(columns.map((column) => (column as { name: string }).name)).toContain("unit_seq");
-    expect(await searchOf(migrated, dataset.id)).toEqual(before);
+    expect(
+      await searchAsRetrieved(migrated.repositories, dataset.id, "supersonic delta", "content_and_keywords"),
+    ).toEqual(before);
     expect(before.map((hit) => hit.segmentId).sort()).toEqual([written[0]!.id, parent.id].sort());
     const statistics = await migrated.repositories.search.statistics(dataset.id, "content_and_keywords", [
       "delta",
@@ -67,22 +80,3 @@ describe("migration 0014 (the search index keyed by unit seq)", () => {
     await migrated.close();
   });
 });
-
-async function searchOf(store: Awaited<ReturnType<typeof openSqliteStore>>, datasetId: string) {
-  const terms = countTerms(analyze("supersonic delta"));
-  const stats = await store.repositories.search.statistics(
-    datasetId,
-    "content_and_keywords",
-    Object.keys(terms),
-  );
-  const { weights } = bm25Weights(terms, stats.units, stats.documentFrequencies);
-  return store.repositories.search.topSegments({
-    datasetId,
-    field: "content_and_keywords",
-    weights,
-    k1: BM25_K1,
-    b: BM25_B,
-    averageLength: stats.units ? stats.totalLength / stats.units : 1,
-    topK: 10,
-  });
-}

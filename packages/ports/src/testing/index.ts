@@ -33,3 +33,4 @@ export * from "./in-memory/in-memory-store.js";
 export * from "./in-memory/in-memory-tag-repository.js";
 export * from "./in-memory/in-memory-workspace-repository.js";
 export * from "./in-memory/runtime-doubles.js";
+export * from "./search-as-retrieved.js";

@@ -1,15 +1,7 @@
-import {
-  analyze,
-  BM25_B,
-  BM25_K1,
-  bm25Weights,
-  countTerms,
-  type SearchField,
-  type Segment,
-} from "@service-api/domain";
+import { analyze, BM25_B, BM25_K1, countTerms, type Segment } from "@service-api/domain";
 import { describe, expect, it } from "vitest";
-import type { Repositories } from "../../repositories.js";
 import { aChildChunk, aDataset, aDocument, aSegment, aWorkspace } from "../fixtures.js";
+import { searchAsRetrieved as search } from "../search-as-retrieved.js";
 import { type OpenStore, useStore } from "./use-store.js";
 
 const TEXTS = [
@@ -39,29 +31,6 @@ function referenceScores(texts: readonly string[], query: string): number[] {
         (tf + BM25_K1 * (1 - BM25_B + (BM25_B * lengths[index]!) / average));
     }
     return score;
-  });
-}
-
-/** The index's search, as the retrieve use case runs it. */
-async function search(
-  repositories: Repositories,
-  datasetId: string,
-  query: string,
-  field: SearchField = "content",
-  options: { topK?: number; documentIds?: string[] } = {},
-) {
-  const terms = countTerms(analyze(query));
-  const stats = await repositories.search.statistics(datasetId, field, Object.keys(terms));
-  const { weights } = bm25Weights(terms, stats.units, stats.documentFrequencies);
-  return repositories.search.topSegments({
-    datasetId,
-    field,
-    weights,
-    k1: BM25_K1,
-    b: BM25_B,
-    averageLength: stats.units === 0 ? 1 : stats.totalLength / stats.units,
-    topK: options.topK ?? 10,
-    documentIds: options.documentIds,
   });
 }
 
@@ -193,6 +162,27 @@ export function describeSearchIndexContract(openStore: OpenStore): void {
           ).toEqual(expected.slice(0, topK).map(({ id }) => id));
           for (const [index, hit] of hits.entries()) expect(hit.score).toBeCloseTo(expected[index]!.score, 9);
         }
+      }
+    });
+
+    it("ranks segments that tie by their position, however many tie and whatever order they were written in", async () => {
+      // 300 segments of one text, written last position first; every seventh one off.
+      const texts = Array.from({ length: 300 }, () => "shells plate");
+      const enabledOf = (index: number) => index % 7 !== 0;
+      const { dataset, written } = await aDatasetOf(texts, "text_model", (index) => ({
+        position: 300 - index,
+        enabled: enabledOf(index),
+      }));
+      const expected = written
+        .filter((_, index) => enabledOf(index))
+        .sort((a, b) => a.position - b.position)
+        .map((segment) => segment.id);
+      for (const topK of [10, 50, 200]) {
+        const hits = await search(repositories(), dataset.id, "shells", "content", { topK });
+        expect(
+          hits.map((hit) => hit.segmentId),
+          `top ${topK}`,
+        ).toEqual(expected.slice(0, topK));
       }
     });
 

@@ -1,0 +1,65 @@
+import { aDataset, aDocument, aSegment, aWorkspace, searchAsRetrieved } from "@service-api/ports/testing";
+import { sql } from "kysely";
+import { describe, expect, it } from "vitest";
+import { openPostgresStore } from "../open-postgres-store.js";
+import { migrationsAt } from "../testing/migrations-at.js";
+import { createTestSchema, requirePostgresForTests } from "../testing/test-databases.js";
+import { useTestDatabase } from "../testing/use-test-database.js";
+
+const available = await requirePostgresForTests();
+
+describe.skipIf(!available)("migration 0023 (each posting carries its unit's lengths)", () => {
+  const database = useTestDatabase();
+
+  it("copies the lengths of the postings 0022 wrote from their units, so that scores stay as they were", async () => {
+    const url = await createTestSchema(database.url);
+    const store = await openPostgresStore({ databaseUrl: url, accessListener: false });
+    const { workspaces, datasets, documents, segments } = store.repositories;
+    const workspace = aWorkspace();
+    await workspaces.save(workspace);
+    const dataset = aDataset(workspace.id);
+    await datasets.save(dataset);
+    const document = aDocument(dataset.id);
+    await documents.save(document);
+    // Of several lengths, so that a length lost (0) would change every score.
+    const written = ["Supersonic wings", "Supersonic flutter of thin delta wings at speed", "Delta"].map(
+      (content, index) => aSegment(document.id, index + 1, { content, keywords: ["delta"] }),
+    );
+    await segments.replaceForImport(document.id, written, []);
+    const search = (opened: typeof store) =>
+      searchAsRetrieved(opened.repositories, dataset.id, "supersonic delta", "content_and_keywords");
+    const before = await search(store);
+    await store.close();
+    expect(before).toHaveLength(3);
+
+    // As 0022 left postings before this release: without their units' lengths.
+    const { db, migrator } = await migrationsAt(url);
+    try {
+      await sql`alter table search_postings drop column content_length, drop column keyword_length`.execute(
+        db,
+      );
+      await sql`delete from kysely_migration where name = '0023-posting-lengths'`.execute(db);
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      const { rows } = await sql<{ postings: number; copied: number; defaults: number }>`
+        select count(*)::int as postings,
+          count(*) filter (where p.content_length = u.content_length
+            and p.keyword_length = u.keyword_length and u.content_length > 0)::int as copied,
+          (select count(*)::int from information_schema.columns where table_schema = current_schema()
+            and table_name = 'search_postings' and column_default is not null) as defaults
+        from search_postings p join search_units u on u.seq = p.unit_seq`.execute(db);
+      expect(rows[0]!.postings).toBeGreaterThan(0);
+      expect(rows[0]!.copied).toBe(rows[0]!.postings);
+      // A writer that forgot a length is refused, not scored as if it were 0.
+      expect(rows[0]!.defaults).toBe(0);
+    } finally {
+      await db.destroy();
+    }
+
+    const migrated = await openPostgresStore({ databaseUrl: url, accessListener: false });
+    try {
+      expect(await search(migrated)).toEqual(before);
+    } finally {
+      await migrated.close();
+    }
+  });
+});

@@ -1,0 +1,13 @@
+import { addPostingLengths } from "@service-api/adapters-kysely";
+import { type Kysely, sql } from "kysely";
+
+/** Each posting carries its unit's lengths (`addPostingLengths`), where 0022 made it without them. */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  const { rows } = await sql`select 1 from information_schema.columns where table_schema = current_schema()
+    and table_name = 'search_postings' and column_name = 'content_length'`.execute(db);
+  if (rows.length === 0) await addPostingLengths(db, { length: "bigint", dropDefault: true });
+}
+
+export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`alter table search_postings drop column content_length, drop column keyword_length`.execute(db);
+}
