@@ -60,6 +60,14 @@ export async function addSearchIndex(
 }
 
 /**
+ * Migration 0015 (SQLite) / 0023 (PostgreSQL): a search narrowed to some documents (a metadata
+ * filter, given ids) finds their units by an index, instead of reading every unit of the dataset.
+ */
+export async function addUnitsByDocument(db: Kysely<unknown>): Promise<void> {
+  await sql`create index if not exists search_units_by_document on search_units (document_id)`.execute(db);
+}
+
+/**
  * Migration 0015 (SQLite) / 0023 (PostgreSQL), where 0014/0022 made postings without them: each
  * posting carries its unit's lengths, so that a query's scores are summed from its postings alone
  * and only the best units are looked up (the join of every posting to its unit was most of a

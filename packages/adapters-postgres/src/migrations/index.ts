@@ -24,7 +24,7 @@ import * as serviceSecrets from "./0019-service-secrets.js";
 import * as searchIndex from "./0020-search-index.js";
 import * as chunkContents from "./0021-chunk-contents.js";
 import * as searchUnitKeys from "./0022-search-unit-keys.js";
-import * as postingLengths from "./0023-posting-lengths.js";
+import * as searchLookups from "./0023-search-lookups.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -50,7 +50,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0020-search-index": searchIndex,
   "0021-chunk-contents": chunkContents,
   "0022-search-unit-keys": searchUnitKeys,
-  "0023-posting-lengths": postingLengths,
+  "0023-search-lookups": searchLookups,
 };
 
 export const postgresMigrations: MigrationProvider = {

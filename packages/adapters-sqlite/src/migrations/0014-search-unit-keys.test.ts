@@ -62,7 +62,7 @@ describe("migration 0014 (the search index keyed by unit seq)", () => {
         unit_id text not null references search_units (id) on delete cascade,
         content_tf integer not null, keyword_tf integer not null,
         primary key (dataset_id, term, unit_id)) without rowid;
-      delete from kysely_migration where name in ('0014-search-unit-keys', '0015-posting-lengths');`);
+      delete from kysely_migration where name in ('0014-search-unit-keys', '0015-search-lookups');`);
     database.close();
     const migrated = await openSqliteStore({ databaseUrl: path });
     const reader = new Database(path);

@@ -15,7 +15,7 @@ import * as serviceSecrets from "./0011-service-secrets.js";
 import * as searchIndex from "./0012-search-index.js";
 import * as chunkContents from "./0013-chunk-contents.js";
 import * as searchUnitKeys from "./0014-search-unit-keys.js";
-import * as postingLengths from "./0015-posting-lengths.js";
+import * as searchLookups from "./0015-search-lookups.js";
 
 /** Every migration, by name, in order. Names never change once released. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -33,7 +33,7 @@ const MIGRATIONS: Record<string, Migration> = {
   "0012-search-index": searchIndex,
   "0013-chunk-contents": chunkContents,
   "0014-search-unit-keys": searchUnitKeys,
-  "0015-posting-lengths": postingLengths,
+  "0015-search-lookups": searchLookups,
 };
 
 export const sqliteMigrations: MigrationProvider = {

@@ -11,8 +11,8 @@ afterEach(() => {
   for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
 
-describe("migration 0015 (each posting carries its unit's lengths)", () => {
-  it("copies the lengths of the postings 0014 wrote from their units, so that scores stay as they were", async () => {
+describe("migration 0015 (units by document, postings with their units' lengths)", () => {
+  it("indexes units by document and copies the lengths of the postings 0014 wrote from their units, scores unchanged", async () => {
     const directory = mkdtempSync(join(tmpdir(), "service-api-0015-"));
     directories.push(directory);
     const path = join(directory, "store.sqlite");
@@ -35,12 +35,13 @@ describe("migration 0015 (each posting carries its unit's lengths)", () => {
     await store.close();
     expect(before).toHaveLength(3);
 
-    // As 0014 left postings before this release: without their units' lengths.
+    // As 0014 left the index before this release: no units by document, postings without lengths.
     const database = new Database(path);
     database.exec(`
+      drop index search_units_by_document;
       alter table search_postings drop column content_length;
       alter table search_postings drop column keyword_length;
-      delete from kysely_migration where name = '0015-posting-lengths';`);
+      delete from kysely_migration where name = '0015-search-lookups';`);
     database.close();
 
     const migrated = await openSqliteStore({ databaseUrl: path });
@@ -55,7 +56,11 @@ describe("migration 0015 (each posting carries its unit's lengths)", () => {
           and p.keyword_length = u.keyword_length and u.content_length > 0) as copied
         from search_postings p join search_units u on u.seq = p.unit_seq`)
       .get() as { postings: number; copied: number };
+    const indexes = reader
+      .prepare("select name from sqlite_master where type = 'index' and name = 'search_units_by_document'")
+      .all();
     reader.close();
+    expect(indexes).toHaveLength(1);
     expect(counts.postings).toBeGreaterThan(0);
     expect(counts.copied).toBe(counts.postings);
   });

@@ -8,10 +8,10 @@ import { useTestDatabase } from "../testing/use-test-database.js";
 
 const available = await requirePostgresForTests();
 
-describe.skipIf(!available)("migration 0023 (each posting carries its unit's lengths)", () => {
+describe.skipIf(!available)("migration 0023 (units by document, postings with their units' lengths)", () => {
   const database = useTestDatabase();
 
-  it("copies the lengths of the postings 0022 wrote from their units, so that scores stay as they were", async () => {
+  it("indexes units by document and copies the lengths of the postings 0022 wrote from their units, scores unchanged", async () => {
     const url = await createTestSchema(database.url);
     const store = await openPostgresStore({ databaseUrl: url, accessListener: false });
     const { workspaces, datasets, documents, segments } = store.repositories;
@@ -32,13 +32,14 @@ describe.skipIf(!available)("migration 0023 (each posting carries its unit's len
     await store.close();
     expect(before).toHaveLength(3);
 
-    // As 0022 left postings before this release: without their units' lengths.
+    // As 0022 left the index before this release: no units by document, postings without lengths.
     const { db, migrator } = await migrationsAt(url);
     try {
+      await sql`drop index search_units_by_document`.execute(db);
       await sql`alter table search_postings drop column content_length, drop column keyword_length`.execute(
         db,
       );
-      await sql`delete from kysely_migration where name = '0023-posting-lengths'`.execute(db);
+      await sql`delete from kysely_migration where name = '0023-search-lookups'`.execute(db);
       expect((await migrator.migrateToLatest()).error).toBeUndefined();
       const { rows } = await sql<{ postings: number; copied: number; defaults: number }>`
         select count(*)::int as postings,
@@ -51,6 +52,9 @@ describe.skipIf(!available)("migration 0023 (each posting carries its unit's len
       expect(rows[0]!.copied).toBe(rows[0]!.postings);
       // A writer that forgot a length is refused, not scored as if it were 0.
       expect(rows[0]!.defaults).toBe(0);
+      const { rows: indexes } = await sql`select 1 from pg_indexes where schemaname = current_schema()
+        and indexname = 'search_units_by_document'`.execute(db);
+      expect(indexes).toHaveLength(1);
     } finally {
       await db.destroy();
     }

@@ -1,13 +1,18 @@
-import { addPostingLengths } from "@service-api/adapters-kysely";
+import { addPostingLengths, addUnitsByDocument } from "@service-api/adapters-kysely";
 import { type Kysely, sql } from "kysely";
 
-/** Each posting carries its unit's lengths (`addPostingLengths`), where 0022 made it without them. */
+/**
+ * Units found by their document (`addUnitsByDocument`); each posting carries its unit's lengths
+ * (`addPostingLengths`), where 0022 made it without them.
+ */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  await addUnitsByDocument(db);
   const { rows } = await sql`select 1 from information_schema.columns where table_schema = current_schema()
     and table_name = 'search_postings' and column_name = 'content_length'`.execute(db);
   if (rows.length === 0) await addPostingLengths(db, { length: "bigint", dropDefault: true });
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await sql`drop index if exists search_units_by_document`.execute(db);
   await sql`alter table search_postings drop column content_length, drop column keyword_length`.execute(db);
 }
