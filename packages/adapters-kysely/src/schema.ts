@@ -322,7 +322,7 @@ export interface SearchPostingTable {
   unit_seq: number | string;
   content_tf: number;
   keyword_tf: number;
-  /** 0015/0023: its unit's lengths, as `search_units` holds them. */
+  /** Its unit's lengths, as `search_units` holds them (0014/0022; added by 0015/0023 where those ran before). */
   content_length: number;
   keyword_length: number;
 }

@@ -85,11 +85,8 @@ export async function addPostingLengths(
       .raw(`alter table search_postings add column ${column} ${types.length} not null default 0`)
       .execute(db);
   }
-  await sql`update search_postings set
-      content_length = (select u.content_length from search_units u where u.seq = search_postings.unit_seq),
-      keyword_length = (select u.keyword_length from search_units u where u.seq = search_postings.unit_seq)`.execute(
-    db,
-  );
+  await sql`update search_postings set content_length = u.content_length, keyword_length = u.keyword_length
+    from search_units u where u.seq = search_postings.unit_seq`.execute(db);
   if (!types.dropDefault) return;
   for (const column of ["content_length", "keyword_length"])
     await sql.raw(`alter table search_postings alter column ${column} drop default`).execute(db);

@@ -19,11 +19,10 @@ const RETRIEVABLE_DOCUMENT = sql`d.indexing_status = 'completed' and d.enabled =
 const RETRIEVABLE = sql`${RETRIEVABLE_SEGMENT} and ${RETRIEVABLE_DOCUMENT}`;
 
 /**
- * BM25 over `search_postings` (0014/0022, with their units' lengths since 0015/0023): one seek per
- * query term into the (dataset, term) key, each posting's part of its unit's score summed in the
- * database, the units' best per segment
- * kept for segments that can be retrieved, then the top k. The same statement on both stores,
- * its constants sent as double precision, so both score alike.
+ * BM25 over `search_postings` (0014/0022, each with its unit's lengths): one seek per query term
+ * into the (dataset, term) key, each posting's part of its unit's score summed in the database,
+ * the units' best per segment kept for segments that can be retrieved, then the top k. The same
+ * statement on both stores, its constants sent as double precision, so both score alike.
  */
 export class KyselySearchIndex implements SearchIndex {
   constructor(
@@ -115,20 +114,24 @@ export class KyselySearchIndex implements SearchIndex {
   async #bestRetrievable(query: ScoringQuery): Promise<SegmentHit[] | undefined> {
     for (let read = Math.max(4 * query.topK, 40); read <= 16 * Math.max(query.topK, 10); read *= 4) {
       const most = 4 * read;
-      // Each unit's segment by a lookup (a sub-select, which no plan makes a join: PostgreSQL
-      // hashed every unit of a 10k dataset to join 160).
+      // Each unit kept, its segment by a lookup (a sub-select, which no plan makes a join:
+      // PostgreSQL hashed every unit of a 10k dataset to join 160).
       const { rows: best } = await sql<{ segment_id: string; score: number | string }>`
         with scored as materialized (
           select p.unit_seq, ${this.#score(query)} as score
           from search_postings p
-          where ${this.#postings(query)}
+          where ${this.#matchingPostings(query)}
           group by p.unit_seq),
-        bound as (select score from scored order by score desc limit 1 offset ${read - 1})
-        select (select u.segment_id from search_units u where u.seq = s.unit_seq) as segment_id, s.score
-        from scored s
-        where not exists (select 1 from bound) or s.score >= (select score from bound)
-        order by s.score desc, s.unit_seq
-        limit ${most}`.execute(this.db);
+        bound as (select score from scored order by score desc limit 1 offset ${read - 1}),
+        best as (
+          select s.unit_seq, s.score
+          from scored s
+          where not exists (select 1 from bound) or s.score >= (select score from bound)
+          order by s.score desc, s.unit_seq
+          limit ${most})
+        select (select u.segment_id from search_units u where u.seq = b.unit_seq) as segment_id, b.score
+        from best b
+        order by b.score desc, b.unit_seq`.execute(this.db);
       // A segment's score is its best unit's: the first of its rows.
       const scores = new Map<string, number>();
       for (const row of best) if (!scores.has(row.segment_id)) scores.set(row.segment_id, Number(row.score));
@@ -170,7 +173,7 @@ export class KyselySearchIndex implements SearchIndex {
    * The query's postings (in `p`): one seek per term into the (dataset, term) key, only those
    * with the term in their content when the search is of content alone.
    */
-  #postings(query: ScoringQuery): RawBuilder<boolean> {
+  #matchingPostings(query: ScoringQuery): RawBuilder<boolean> {
     const terms = [...query.weights.keys()];
     return sql<boolean>`p.dataset_id = ${query.datasetId}
       and p.term in (${sql.join(terms)})
@@ -205,7 +208,7 @@ export class KyselySearchIndex implements SearchIndex {
       select u.segment_id, u.child_id, ${this.#score(query)} as score
       from search_postings p
       join search_units u on u.seq = p.unit_seq
-      where ${this.#postings(query)} and ${within}
+      where ${this.#matchingPostings(query)} and ${within}
       group by u.seq, u.segment_id, u.child_id`;
   }
 

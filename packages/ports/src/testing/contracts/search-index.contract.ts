@@ -186,6 +186,29 @@ export function describeSearchIndexContract(openStore: OpenStore): void {
       }
     });
 
+    it("ranks parents whose children tie by the parents' positions, however many children tie", async () => {
+      // 100 parents of five children of one text each, written last position first.
+      const { segments } = repositories();
+      const { dataset, document, written } = await aDatasetOf(
+        Array.from({ length: 100 }, () => "Parent"),
+        "hierarchical_model",
+        (index) => ({ position: 100 - index }),
+      );
+      const children = written.flatMap((parent) =>
+        Array.from({ length: 5 }, (_, index) => aChildChunk(parent, index + 1, { content: "shells plate" })),
+      );
+      await segments.replaceForImport(document.id, written, children);
+      const expected = [...written].sort((a, b) => a.position - b.position).map((parent) => parent.id);
+      for (const topK of [10, 40]) {
+        const hits = await search(repositories(), dataset.id, "shells", "content", { topK });
+        expect(
+          hits.map((hit) => hit.segmentId),
+          `top ${topK}`,
+        ).toEqual(expected.slice(0, topK));
+        expect(hits.every((hit) => hit.children.length === 5)).toBe(true);
+      }
+    });
+
     it("searches a parent-child document by its child chunks, answering each parent once with its matching children", async () => {
       const { segments } = repositories();
       const { dataset, document, written } = await aDatasetOf(
