@@ -373,5 +373,6 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
       await client.end();
       await store.close();
     }
-  });
+    // Seeding 10,000 segments takes a few seconds alone, far longer beside the rest of the suite.
+  }, 120_000);
 });
