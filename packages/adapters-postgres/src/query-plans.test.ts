@@ -48,7 +48,8 @@ async function planOf(client: pg.Client, sql: string, parameters: readonly unkno
 /** The lines of an `explain`'s answer as one text. */
 const planText = (rows: Record<string, string>[]) => rows.map((row) => row["QUERY PLAN"]).join("\n");
 
-describe.skipIf(!available)("PostgreSQL query plans", () => {
+// Each case seeds thousands of rows: seconds alone, several times as long beside the rest of the suite.
+describe.skipIf(!available)("PostgreSQL query plans", { timeout: 120_000 }, () => {
   const database = useTestDatabase();
 
   it("serves a keyword search of document names from the pg_trgm index", async () => {
@@ -373,6 +374,5 @@ describe.skipIf(!available)("PostgreSQL query plans", () => {
       await client.end();
       await store.close();
     }
-    // Seeding 10,000 segments takes a few seconds alone, far longer beside the rest of the suite.
-  }, 120_000);
+  });
 });

@@ -7,8 +7,9 @@ import { type Kysely, sql } from "kysely";
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await addUnitsByDocument(db);
-  const { rows } = await sql`select 1 from information_schema.columns where table_schema = current_schema()
-    and table_name = 'search_postings' and column_name = 'content_length'`.execute(db);
+  // pg_attribute, not information_schema (a view over every schema's columns, slow beside many).
+  const { rows } = await sql`select 1 from pg_attribute where attrelid = 'search_postings'::regclass
+    and attname = 'content_length' and not attisdropped`.execute(db);
   if (rows.length === 0) await addPostingLengths(db, { length: "bigint", dropDefault: true });
 }
 
