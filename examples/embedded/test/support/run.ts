@@ -1,5 +1,9 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { existsSync } from "node:fs";
 import { dirname } from "node:path";
+
+/** The system's CA bundle: npm on this Node (24) trusts only its own, not a proxy's that the system adds. */
+const SYSTEM_CAS = process.env.NODE_EXTRA_CA_CERTS ?? "/etc/ssl/certs/ca-certificates.crt";
 
 /**
  * The environment of a command in the outside folder: this process's, without what pnpm, npm scripts
@@ -13,6 +17,7 @@ export function outsideEnvironment(extra: Record<string, string> = {}): NodeJS.P
     ...Object.fromEntries(inherited),
     PATH: `${dirname(process.execPath)}:${process.env.PATH ?? ""}`,
     npm_config_update_notifier: "false",
+    ...(existsSync(SYSTEM_CAS) && { npm_config_cafile: SYSTEM_CAS }),
     ...extra,
   };
 }
