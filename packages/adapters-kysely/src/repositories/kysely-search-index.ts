@@ -17,6 +17,11 @@ const RETRIEVABLE_SEGMENT = sql`c.enabled = ${toFlag(true)} and c.status = 'comp
 const RETRIEVABLE_DOCUMENT = sql`d.indexing_status = 'completed' and d.enabled = ${toFlag(true)}
   and d.archived = ${toFlag(false)}`;
 const RETRIEVABLE = sql`${RETRIEVABLE_SEGMENT} and ${RETRIEVABLE_DOCUMENT}`;
+/**
+ * A narrowed search passing at most this many documents sends them as a list (a parameter); one
+ * passing more takes the best scores first, which a broad filter keeps enough of.
+ */
+const LISTED_DOCUMENTS = 2000;
 
 /**
  * BM25 over `search_postings` (0014/0022, each with its unit's lengths): one seek per query term
@@ -30,27 +35,35 @@ export class KyselySearchIndex implements SearchIndex {
     private readonly features: SqlFeatures,
   ) {}
 
+  /** The dataset's statistics and the terms' document frequencies, in one statement (a row a term found). */
   async statistics(
     datasetId: string,
     field: SearchField,
     terms: readonly string[],
   ): Promise<SearchStatistics> {
-    const [stats] = await this.db
-      .selectFrom("search_stats")
-      .selectAll()
-      .where("dataset_id", "=", datasetId)
-      .execute();
+    const asked = [...new Set(terms)];
+    const frequencies =
+      asked.length === 0
+        ? sql`select null as term, 0 as df where 1 = 0`
+        : sql`select p.term, count(*) as df
+            from search_postings p
+            where p.dataset_id = ${datasetId} and p.term in (${sql.join(asked)})
+              ${field === "content" ? sql`and p.content_tf > 0` : sql``}
+            group by p.term`;
+    const { rows } = await sql<{
+      units: number | string;
+      content_units: number | string;
+      content_length: number | string;
+      keyword_length: number | string;
+      term: string | null;
+      df: number | string | null;
+    }>`select st.units, st.content_units, st.content_length, st.keyword_length, f.term, f.df
+      from search_stats st
+      left join (${frequencies}) f on 1 = 1
+      where st.dataset_id = ${datasetId}`.execute(this.db);
     const documentFrequencies = new Map<string, number>();
-    if (stats && terms.length > 0) {
-      let postings = this.db
-        .selectFrom("search_postings")
-        .select(["term", (eb) => eb.fn.countAll().as("df")])
-        .where("dataset_id", "=", datasetId)
-        .where("term", "in", [...new Set(terms)]);
-      if (field === "content") postings = postings.where("content_tf", ">", 0);
-      for (const row of await postings.groupBy("term").execute())
-        documentFrequencies.set(row.term, Number(row.df));
-    }
+    for (const row of rows) if (row.term !== null) documentFrequencies.set(row.term, Number(row.df));
+    const [stats] = rows;
     if (!stats) return { units: 0, totalLength: 0, documentFrequencies };
     const content = { units: Number(stats.content_units), totalLength: Number(stats.content_length) };
     return field === "content"
@@ -64,29 +77,54 @@ export class KyselySearchIndex implements SearchIndex {
 
   async topSegments(query: ScoringQuery): Promise<SegmentHit[]> {
     if (query.weights.size === 0 || query.topK < 1) return [];
-    // A narrowed search (a metadata filter, given documents) may keep few of the best scores: it
-    // checks every scored segment in one statement. The others take the best scores first.
-    const narrowed = query.filter !== undefined || query.documentIds !== undefined;
-    const hits = (!narrowed && (await this.#bestRetrievable(query))) || (await this.#retrievable(query));
+    const hits = await this.#ranked(query);
     await this.#addChildren(query, hits);
     return hits;
   }
 
   /**
-   * The top k in one statement: the documents that can be retrieved (and pass the filter) found
+   * The best scores first when every document can hold them. A narrowed search (a metadata
+   * filter, given documents) reads the documents it passes first, since no planner can guess a
+   * filter's share (PostgreSQL takes half, and hashed every unit of a 1M dataset for a 1% filter):
+   * a few are sent as a list, whose units their index serves; many take the best scores first,
+   * the filter checked on those.
+   */
+  async #ranked(query: ScoringQuery): Promise<SegmentHit[]> {
+    const narrowing = this.#narrowing(query);
+    if (!narrowing) return (await this.#bestRetrievable(query)) ?? (await this.#retrievable(query));
+    const { rows: passing } = await sql<{ id: string }>`
+      select d.id from documents d
+      where d.dataset_id = ${query.datasetId} and ${RETRIEVABLE_DOCUMENT} and ${narrowing}
+      limit ${LISTED_DOCUMENTS + 1}`.execute(this.db);
+    if (passing.length === 0) return [];
+    if (passing.length <= LISTED_DOCUMENTS) {
+      const { features } = this;
+      const listed = features.inList(sql.ref("d.id"), features.listParameter(passing.map((row) => row.id)));
+      return this.#retrievable(query, sql<boolean>`${listed} and ${narrowing}`);
+    }
+    return (await this.#bestRetrievable(query, narrowing)) ?? (await this.#retrievable(query, narrowing));
+  }
+
+  /** A narrowed search's condition on the documents row `d`; undefined for every document. */
+  #narrowing(query: ScoringQuery): RawBuilder<boolean> | undefined {
+    const { features } = this;
+    const parts = [
+      query.documentIds && features.inList(sql.ref("d.id"), features.listParameter(query.documentIds)),
+      query.filter && documentFilterSql(query.filter, features),
+    ].filter((part) => part !== undefined);
+    return parts.length === 0 ? undefined : sql<boolean>`${sql.join(parts, sql` and `)}`;
+  }
+
+  /**
+   * The top k in one statement: the documents that can be retrieved (and pass `narrowing`) found
    * first, their units by their index (0015/0023), so only their units' scores are kept; then
    * each scored segment's position, if it can be retrieved, by a lookup (a sub-select: as a join,
    * PostgreSQL hashed every chunk of a 100k dataset to rank 60), then ranked.
    */
-  async #retrievable(query: ScoringQuery): Promise<SegmentHit[]> {
-    const { features } = this;
-    const ids =
-      query.documentIds && features.inList(sql.ref("d.id"), features.listParameter(query.documentIds));
-    const metadata = query.filter && documentFilterSql(query.filter, features);
+  async #retrievable(query: ScoringQuery, narrowing?: RawBuilder<boolean>): Promise<SegmentHit[]> {
     const documents = sql`select d.id from documents d
       where d.dataset_id = ${query.datasetId} and ${RETRIEVABLE_DOCUMENT}
-        ${ids ? sql`and ${ids}` : sql``}
-        ${metadata ? sql`and ${metadata}` : sql``}`;
+        ${narrowing ? sql`and ${narrowing}` : sql``}`;
     const { rows } = await sql<{ segment_id: string; score: number | string }>`
       with unit_scores as (${this.#unitScores(query, { documents })}),
       segment_scores as (
@@ -111,7 +149,10 @@ export class KyselySearchIndex implements SearchIndex {
    * are all read (or the k-th scores above the last), none can rank higher. Undefined when two
    * tries (the second reading 16k) do not settle it.
    */
-  async #bestRetrievable(query: ScoringQuery): Promise<SegmentHit[] | undefined> {
+  async #bestRetrievable(
+    query: ScoringQuery,
+    narrowing?: RawBuilder<boolean>,
+  ): Promise<SegmentHit[] | undefined> {
     for (let read = Math.max(4 * query.topK, 40); read <= 16 * Math.max(query.topK, 10); read *= 4) {
       const most = 4 * read;
       // Each unit kept, its segment by a lookup (a sub-select, which no plan makes a join:
@@ -135,7 +176,7 @@ export class KyselySearchIndex implements SearchIndex {
       // A segment's score is its best unit's: the first of its rows.
       const scores = new Map<string, number>();
       for (const row of best) if (!scores.has(row.segment_id)) scores.set(row.segment_id, Number(row.score));
-      const positions = await this.#retrievablePositions([...scores.keys()]);
+      const positions = await this.#retrievablePositions([...scores.keys()], narrowing);
       const kept = [...scores]
         .map(([segmentId, score]) => ({ segmentId, score }))
         .filter((hit) => positions.has(hit.segmentId))
@@ -155,17 +196,19 @@ export class KyselySearchIndex implements SearchIndex {
     return undefined;
   }
 
-  /** Of these segments, those that can be retrieved, with their positions. */
-  async #retrievablePositions(segmentIds: readonly string[]): Promise<Map<string, number>> {
+  /** Of these segments, those that can be retrieved (and pass `narrowing`), with their positions. */
+  async #retrievablePositions(
+    segmentIds: readonly string[],
+    narrowing?: RawBuilder<boolean>,
+  ): Promise<Map<string, number>> {
     if (segmentIds.length === 0) return new Map();
     const { features } = this;
     const { rows } = await sql<{ id: string; position: number | string }>`
       select c.id, c.position
       from chunks c
       join documents d on d.id = c.document_id
-      where ${features.inList(sql.ref("c.id"), features.listParameter(segmentIds))} and ${RETRIEVABLE}`.execute(
-      this.db,
-    );
+      where ${features.inList(sql.ref("c.id"), features.listParameter(segmentIds))} and ${RETRIEVABLE}
+        ${narrowing ? sql`and ${narrowing}` : sql``}`.execute(this.db);
     return new Map(rows.map((row) => [row.id, Number(row.position)]));
   }
 

@@ -11,6 +11,7 @@ import {
 } from "@service-api/domain";
 import { describe, expect, it } from "vitest";
 import { aDataset, aDocument, aMember, aMetadataField, aSegment, aWorkspace } from "../fixtures.js";
+import { searchAsRetrieved } from "../search-as-retrieved.js";
 import { type OpenStore, useStore } from "./use-store.js";
 
 /** Each document's values: author (text), pages (number), published (time); missing where absent. */
@@ -176,5 +177,47 @@ export function describeSearchFilterContract(openStore: OpenStore): void {
         ).found,
       ).toEqual(["engine.txt", "tiny.md"]);
     });
+
+    it("narrows to thousands of documents as to a few: the best of those passing, in the order of all", async () => {
+      const { workspaces, datasets, documents, segments } = repositories();
+      const workspace = aWorkspace();
+      await workspaces.save(workspace);
+      const dataset = aDataset(workspace.id);
+      await datasets.save(dataset);
+      // 700 documents that score high (each its own count of "apple"), then 2,100 that score low.
+      const ids: string[] = [];
+      for (let index = 0; index < 2800; index++) {
+        const document = aDocument(dataset.id, { position: index + 1 });
+        await documents.save(document);
+        const apples = index < 700 ? 2 + (index % 5) : 1;
+        const content = `${"apple ".repeat(apples)}${"pear ".repeat(index % 7)}fig`;
+        await segments.replaceForImport(document.id, [aSegment(document.id, 1, { content })], []);
+        ids.push(document.id);
+      }
+      const everyHit = await searchAsRetrieved(repositories(), dataset.id, "apple", "content", {
+        topK: 2800,
+      });
+      expect(everyHit).toHaveLength(2800);
+      const documentOf = new Map(
+        (await segments.listByIds(everyHit.map((hit) => hit.segmentId))).map((s) => [s.id, s.documentId]),
+      );
+      const narrowed = async (documentIds: string[]) => {
+        const passing = new Set(documentIds);
+        const expected = everyHit.filter((hit) => passing.has(documentOf.get(hit.segmentId)!)).slice(0, 10);
+        const found = await searchAsRetrieved(repositories(), dataset.id, "apple", "content", {
+          documentIds,
+        });
+        expect(expected).toHaveLength(Math.min(10, documentIds.length));
+        expect(found).toHaveLength(expected.length);
+        expect(found.map((hit) => hit.segmentId)).toEqual(expected.map((hit) => hit.segmentId));
+        for (const [index, hit] of found.entries()) expect(hit.score).toBeCloseTo(expected[index]!.score, 9);
+      };
+      // A few documents; thousands whose best are among the best of all; thousands that none of
+      // the best 700 units belongs to; and thousands holding every fifth of the best.
+      await narrowed(ids.filter((_, index) => index % 400 === 3));
+      await narrowed(ids.slice(500));
+      await narrowed(ids.slice(700));
+      await narrowed(ids.filter((_, index) => index >= 700 || index % 5 === 4));
+    }, 120_000);
   });
 }
