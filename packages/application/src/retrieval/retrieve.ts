@@ -131,7 +131,12 @@ async function recordsOf(
   const uploaders = dataset.builtInFieldEnabled
     ? await uploaderNames(repositories, dataset.workspaceId, [...documents.values()])
     : undefined;
-  const children = await repositories.segments.listChildrenOf(segmentIds);
+  // Only a hierarchical segment's hit names child chunks: the others need no read.
+  const parents = hits.filter((hit) => hit.children.length > 0).map((hit) => hit.segmentId);
+  const children =
+    parents.length > 0
+      ? await repositories.segments.listChildrenOf(parents)
+      : new Map<string, ChildChunk[]>();
   const records: RetrievedRecord[] = [];
   for (const hit of hits) {
     const segment = segments.get(hit.segmentId);
