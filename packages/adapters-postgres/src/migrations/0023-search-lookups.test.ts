@@ -1,4 +1,4 @@
-import { aDataset, aDocument, aSegment, aWorkspace, searchAsRetrieved } from "@service-api/ports/testing";
+import { seedSearchableSegments } from "@service-api/ports/testing";
 import { sql } from "kysely";
 import { describe, expect, it } from "vitest";
 import { openPostgresStore } from "../open-postgres-store.js";
@@ -14,21 +14,8 @@ describe.skipIf(!available)("migration 0023 (units by document, postings with th
   it("indexes units by document and copies the lengths of the postings 0022 wrote from their units, scores unchanged", async () => {
     const url = await createTestSchema(database.url);
     const store = await openPostgresStore({ databaseUrl: url, accessListener: false });
-    const { workspaces, datasets, documents, segments } = store.repositories;
-    const workspace = aWorkspace();
-    await workspaces.save(workspace);
-    const dataset = aDataset(workspace.id);
-    await datasets.save(dataset);
-    const document = aDocument(dataset.id);
-    await documents.save(document);
-    // Of several lengths, so that a length lost (0) would change every score.
-    const written = ["Supersonic wings", "Supersonic flutter of thin delta wings at speed", "Delta"].map(
-      (content, index) => aSegment(document.id, index + 1, { content, keywords: ["delta"] }),
-    );
-    await segments.replaceForImport(document.id, written, []);
-    const search = (opened: typeof store) =>
-      searchAsRetrieved(opened.repositories, dataset.id, "supersonic delta", "content_and_keywords");
-    const before = await search(store);
+    const { search } = await seedSearchableSegments(store.repositories);
+    const before = await search(store.repositories);
     await store.close();
     expect(before).toHaveLength(3);
 
@@ -61,7 +48,7 @@ describe.skipIf(!available)("migration 0023 (units by document, postings with th
 
     const migrated = await openPostgresStore({ databaseUrl: url, accessListener: false });
     try {
-      expect(await search(migrated)).toEqual(before);
+      expect(await search(migrated.repositories)).toEqual(before);
     } finally {
       await migrated.close();
     }

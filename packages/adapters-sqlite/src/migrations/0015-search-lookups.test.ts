@@ -1,10 +1,18 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { aDataset, aDocument, aSegment, aWorkspace, searchAsRetrieved } from "@service-api/ports/testing";
+import { seedSearchableSegments } from "@service-api/ports/testing";
 import Database from "better-sqlite3";
+import { Kysely, SqliteDialect } from "kysely";
+import { Migrator } from "kysely/migration";
 import { afterEach, describe, expect, it } from "vitest";
 import { openSqliteStore } from "../open-sqlite-store.js";
+import { sqliteMigrations } from "./index.js";
+
+const postingColumns = (database: Database.Database) =>
+  (database.prepare("select name from pragma_table_info('search_postings')").all() as { name: string }[])
+    .map((column) => column.name)
+    .filter((name) => name.endsWith("_length"));
 
 const directories: string[] = [];
 afterEach(() => {
@@ -17,21 +25,8 @@ describe("migration 0015 (units by document, postings with their units' lengths)
     directories.push(directory);
     const path = join(directory, "store.sqlite");
     const store = await openSqliteStore({ databaseUrl: path });
-    const { workspaces, datasets, documents, segments } = store.repositories;
-    const workspace = aWorkspace();
-    await workspaces.save(workspace);
-    const dataset = aDataset(workspace.id);
-    await datasets.save(dataset);
-    const document = aDocument(dataset.id);
-    await documents.save(document);
-    // Of several lengths, so that a length lost (0) would change every score.
-    const written = ["Supersonic wings", "Supersonic flutter of thin delta wings at speed", "Delta"].map(
-      (content, index) => aSegment(document.id, index + 1, { content, keywords: ["delta"] }),
-    );
-    await segments.replaceForImport(document.id, written, []);
-    const search = (opened: typeof store) =>
-      searchAsRetrieved(opened.repositories, dataset.id, "supersonic delta", "content_and_keywords");
-    const before = await search(store);
+    const { search } = await seedSearchableSegments(store.repositories);
+    const before = await search(store.repositories);
     await store.close();
     expect(before).toHaveLength(3);
 
@@ -46,7 +41,7 @@ describe("migration 0015 (units by document, postings with their units' lengths)
 
     const migrated = await openSqliteStore({ databaseUrl: path });
     try {
-      expect(await search(migrated)).toEqual(before);
+      expect(await search(migrated.repositories)).toEqual(before);
     } finally {
       await migrated.close();
     }
@@ -63,5 +58,37 @@ describe("migration 0015 (units by document, postings with their units' lengths)
     expect(indexes).toHaveLength(1);
     expect(counts.postings).toBeGreaterThan(0);
     expect(counts.copied).toBe(counts.postings);
+  });
+
+  it("goes down to 0014's layout and up again, scores unchanged", async () => {
+    const directory = mkdtempSync(join(tmpdir(), "service-api-0015-"));
+    directories.push(directory);
+    const path = join(directory, "store.sqlite");
+    const store = await openSqliteStore({ databaseUrl: path });
+    const { search } = await seedSearchableSegments(store.repositories);
+    const before = await search(store.repositories);
+    await store.close();
+
+    const database = new Database(path);
+    const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database }) });
+    const migrator = new Migrator({ db, provider: sqliteMigrations });
+    try {
+      expect((await migrator.migrateTo("0014-search-unit-keys")).error).toBeUndefined();
+      expect(postingColumns(database)).toEqual([]);
+      const indexes = database
+        .prepare("select name from sqlite_master where type = 'index' and name = 'search_units_by_document'")
+        .all();
+      expect(indexes).toEqual([]);
+      expect((await migrator.migrateToLatest()).error).toBeUndefined();
+      expect(postingColumns(database).sort()).toEqual(["content_length", "keyword_length"]);
+    } finally {
+      await db.destroy();
+    }
+    const migrated = await openSqliteStore({ databaseUrl: path });
+    try {
+      expect(await search(migrated.repositories)).toEqual(before);
+    } finally {
+      await migrated.close();
+    }
   });
 });

@@ -34,3 +34,4 @@ export * from "./in-memory/in-memory-tag-repository.js";
 export * from "./in-memory/in-memory-workspace-repository.js";
 export * from "./in-memory/runtime-doubles.js";
 export * from "./search-as-retrieved.js";
+export * from "./searchable-segments.js";
