@@ -143,11 +143,11 @@ export class KyselySearchIndex implements SearchIndex {
   /**
    * The top k from the best scores first: the best `4k` (at least 40) units by score, summed from
    * their postings alone (0015/0023), with every unit tied with the last of them (up to four times
-   * as many rows in all), then their segments, then which of those can be retrieved (a few lookups
-   * each, instead of for every unit scored). Exact: a segment not read scores below the last unit
-   * read, or ties with it when the ties did not all fit; so once k segments are kept and the ties
-   * are all read (or the k-th scores above the last), none can rank higher. Undefined when two
-   * tries (the second reading 16k) do not settle it.
+   * as many rows in all), then their segments and which of those can be retrieved, in the same
+   * statement (a few lookups each, instead of for every unit scored). Exact: a segment not read
+   * scores below the last unit read, or ties with it when the ties did not all fit; so once k
+   * segments are kept and the ties are all read (or the k-th scores above the last), none can rank
+   * higher. Undefined when two tries (the second reading 16k) do not settle it.
    */
   async #bestRetrievable(
     query: ScoringQuery,
@@ -156,8 +156,13 @@ export class KyselySearchIndex implements SearchIndex {
     for (let read = Math.max(4 * query.topK, 40); read <= 16 * Math.max(query.topK, 10); read *= 4) {
       const most = 4 * read;
       // Each unit kept, its segment by a lookup (a sub-select, which no plan makes a join:
-      // PostgreSQL hashed every unit of a 10k dataset to join 160).
-      const { rows: best } = await sql<{ segment_id: string; score: number | string }>`
+      // PostgreSQL hashed every unit of a 10k dataset to join 160), then that segment's position
+      // if it can be retrieved (and passes `narrowing`), by another.
+      const { rows: best } = await sql<{
+        segment_id: string;
+        score: number | string;
+        position: number | string | null;
+      }>`
         with scored as materialized (
           select p.unit_seq, ${this.#score(query)} as score
           from search_postings p
@@ -169,14 +174,24 @@ export class KyselySearchIndex implements SearchIndex {
           from scored s
           where not exists (select 1 from bound) or s.score >= (select score from bound)
           order by s.score desc, s.unit_seq
-          limit ${most})
-        select (select u.segment_id from search_units u where u.seq = b.unit_seq) as segment_id, b.score
-        from best b
-        order by b.score desc, b.unit_seq`.execute(this.db);
+          limit ${most}),
+        found as (
+          select (select u.segment_id from search_units u where u.seq = b.unit_seq) as segment_id,
+            b.score, b.unit_seq
+          from best b)
+        select f.segment_id, f.score,
+          (select c.position from chunks c join documents d on d.id = c.document_id
+            where c.id = f.segment_id and ${RETRIEVABLE} ${narrowing ? sql`and ${narrowing}` : sql``}) as position
+        from found f
+        order by f.score desc, f.unit_seq`.execute(this.db);
       // A segment's score is its best unit's: the first of its rows.
       const scores = new Map<string, number>();
-      for (const row of best) if (!scores.has(row.segment_id)) scores.set(row.segment_id, Number(row.score));
-      const positions = await this.#retrievablePositions([...scores.keys()], narrowing);
+      const positions = new Map<string, number>();
+      for (const row of best) {
+        if (scores.has(row.segment_id)) continue;
+        scores.set(row.segment_id, Number(row.score));
+        if (row.position !== null) positions.set(row.segment_id, Number(row.position));
+      }
       const kept = [...scores]
         .map(([segmentId, score]) => ({ segmentId, score }))
         .filter((hit) => positions.has(hit.segmentId))
@@ -194,22 +209,6 @@ export class KyselySearchIndex implements SearchIndex {
       if (settled) return kept.slice(0, query.topK).map((hit) => ({ ...hit, children: [] }));
     }
     return undefined;
-  }
-
-  /** Of these segments, those that can be retrieved (and pass `narrowing`), with their positions. */
-  async #retrievablePositions(
-    segmentIds: readonly string[],
-    narrowing?: RawBuilder<boolean>,
-  ): Promise<Map<string, number>> {
-    if (segmentIds.length === 0) return new Map();
-    const { features } = this;
-    const { rows } = await sql<{ id: string; position: number | string }>`
-      select c.id, c.position
-      from chunks c
-      join documents d on d.id = c.document_id
-      where ${features.inList(sql.ref("c.id"), features.listParameter(segmentIds))} and ${RETRIEVABLE}
-        ${narrowing ? sql`and ${narrowing}` : sql``}`.execute(this.db);
-    return new Map(rows.map((row) => [row.id, Number(row.position)]));
   }
 
   /**
