@@ -119,9 +119,10 @@ export class KyselySearchIndex implements SearchIndex {
 
   /**
    * The top k of the few documents `listed` names (a condition on `d`, which the statement checks
-   * again): their units' numbers by their index (0015/0023), then the query's postings of those
-   * alone scored (a set to look each posting's unit up in, not a lookup of every posting's unit:
-   * at 1M segments those were most of a filtered query's time), then ranked as `#retrievable`.
+   * again): their units' numbers by their index (0015/0023), then the query's postings read by
+   * their key and kept where their unit is in that set (`+` keeps SQLite from seeking each unit's
+   * postings instead, one seek per unit and term), so no posting's unit is looked up (at 1M
+   * segments those lookups were most of a filtered query's time); then ranked as `#retrievable`.
    */
   async #retrievableAmong(query: ScoringQuery, listed: RawBuilder<boolean>): Promise<SegmentHit[]> {
     const { rows } = await sql<{ segment_id: string; score: number | string }>`
@@ -133,7 +134,7 @@ export class KyselySearchIndex implements SearchIndex {
       scored as materialized (
         select p.unit_seq, ${this.#score(query)} as score
         from search_postings p
-        where ${this.#matchingPostings(query)} and p.unit_seq in (select seq from passing)
+        where ${this.#matchingPostings(query)} and +p.unit_seq in (select seq from passing)
         group by p.unit_seq),
       unit_scores as (
         select (select u.segment_id from search_units u where u.seq = s.unit_seq) as segment_id, s.score
