@@ -4,6 +4,7 @@ import { cpus, release, totalmem } from "node:os";
 import { fileURLToPath } from "node:url";
 import { autocannonLoad } from "./autocannon-load.js";
 import { chart } from "./chart.js";
+import { runChunksAtScale } from "./chunks-at-scale.js";
 import { generateDataset } from "./generate-dataset.js";
 import {
   generatePostgresDataset,
@@ -289,7 +290,21 @@ const latency =
   process.env.BENCH_RETRIEVAL_LATENCY ?? (ingest === "only" || retrieval === "only" ? "0" : "1");
 if (!["0", "1", "only"].includes(latency)) throw new Error("BENCH_RETRIEVAL_LATENCY: 0, 1 or only");
 
+/**
+ * `BENCH_CHUNKS`: `1` (default, but for another stage's `only`) measures the chunks API on a
+ * document of 100k segments in a dataset of 1M after the rest; `only` it alone; `0` not at all.
+ */
+const chunks =
+  process.env.BENCH_CHUNKS ??
+  ([ingest, retrieval, process.env.BENCH_RETRIEVAL_LATENCY].includes("only") ? "0" : "1");
+if (!["0", "1", "only"].includes(chunks)) throw new Error("BENCH_CHUNKS: 0, 1 or only");
+
 async function everything(): Promise<void> {
+  if (chunks === "only") {
+    process.stdout.write(await runChunksAtScale());
+    log("Chunks at scale: bench/results/chunks-at-scale-latest.md");
+    return;
+  }
   if (latency === "only") {
     process.stdout.write(await runRetrievalLatency(postgresUrl));
     log("Retrieval latency: bench/results/retrieval-latency-latest.md");
@@ -309,6 +324,10 @@ async function everything(): Promise<void> {
   if (latency !== "0") {
     process.stdout.write(await runRetrievalLatency(postgresUrl));
     log("Retrieval latency: bench/results/retrieval-latency-latest.md");
+  }
+  if (chunks !== "0") {
+    process.stdout.write(await runChunksAtScale());
+    log("Chunks at scale: bench/results/chunks-at-scale-latest.md");
   }
 }
 
