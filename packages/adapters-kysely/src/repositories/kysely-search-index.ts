@@ -108,29 +108,32 @@ export class KyselySearchIndex implements SearchIndex {
           select 1 from search_units u
           where ${features.inList(sql.ref("u.document_id"), list)}
           limit ${LISTED_UNITS + 1}) listed`.execute(this.db);
-      if (Number(rows[0]!.units) <= LISTED_UNITS)
-        return this.#retrievableAmong(
-          query,
-          sql<boolean>`${features.inList(sql.ref("d.id"), list)} and ${narrowing}`,
-        );
+      if (Number(rows[0]!.units) <= LISTED_UNITS) return this.#retrievableAmong(query, list, narrowing);
     }
     return (await this.#bestRetrievable(query, narrowing)) ?? (await this.#retrievable(query, narrowing));
   }
 
   /**
-   * The top k of the few documents `listed` names (a condition on `d`, which the statement checks
-   * again): their units' numbers by their index (0015/0023), then the query's postings read by
-   * their key and kept where their unit is in that set (`+` keeps SQLite from seeking each unit's
-   * postings instead, one seek per unit and term), so no posting's unit is looked up (at 1M
-   * segments those lookups were most of a filtered query's time); then ranked as `#retrievable`.
+   * The top k of the few documents `list` names (each checked again against `narrowing`): their
+   * units' numbers by their index (0015/0023), found from the list itself (PostgreSQL's generic
+   * plan of a join of the documents to their units scanned every unit); then the query's postings
+   * read by their key and kept where their unit is in that set (`+` keeps SQLite from seeking each
+   * unit's postings instead, one seek per unit and term), so no posting's unit is looked up (at
+   * 1M segments those lookups were most of a filtered query's time); then ranked as `#retrievable`.
    */
-  async #retrievableAmong(query: ScoringQuery, listed: RawBuilder<boolean>): Promise<SegmentHit[]> {
+  async #retrievableAmong(
+    query: ScoringQuery,
+    list: unknown,
+    narrowing: RawBuilder<boolean>,
+  ): Promise<SegmentHit[]> {
     const { rows } = await sql<{ segment_id: string; score: number | string }>`
       with passing as materialized (
         select u.seq
-        from documents d
-        join search_units u on u.document_id = d.id
-        where d.dataset_id = ${query.datasetId} and ${RETRIEVABLE_DOCUMENT} and ${listed}),
+        from search_units u
+        where ${this.features.inList(sql.ref("u.document_id"), list)}
+          and exists (select 1 from documents d
+            where d.id = u.document_id and d.dataset_id = ${query.datasetId}
+              and ${RETRIEVABLE_DOCUMENT} and ${narrowing})),
       scored as materialized (
         select p.unit_seq, ${this.#score(query)} as score
         from search_postings p
