@@ -119,15 +119,16 @@ export class KyselySearchIndex implements SearchIndex {
    * plan of a join of the documents to their units scanned every unit); then the query's postings
    * read by their key and kept where their unit is in that set (`+` keeps SQLite from seeking each
    * unit's postings instead, one seek per unit and term), so no posting's unit is looked up (at
-   * 1M segments those lookups were most of a filtered query's time); then ranked as `#retrievable`.
+   * 1M segments those lookups were most of a filtered query's time); then ranked (`#rankedSegments`).
    */
   async #retrievableAmong(
     query: ScoringQuery,
     list: unknown,
     narrowing: RawBuilder<boolean>,
   ): Promise<SegmentHit[]> {
-    const { rows } = await sql<{ segment_id: string; score: number | string }>`
-      with passing as materialized (
+    return this.#rankedSegments(
+      query,
+      sql`passing as materialized (
         select u.seq
         from search_units u
         where ${this.features.inList(sql.ref("u.document_id"), list)}
@@ -141,18 +142,8 @@ export class KyselySearchIndex implements SearchIndex {
         group by p.unit_seq),
       unit_scores as (
         select (select u.segment_id from search_units u where u.seq = s.unit_seq) as segment_id, s.score
-        from scored s),
-      segment_scores as (
-        select s.segment_id, max(s.score) as score,
-          (select c.position from chunks c where c.id = s.segment_id and ${RETRIEVABLE_SEGMENT}) as position
-        from unit_scores s
-        group by s.segment_id)
-      select segment_id, score
-      from segment_scores
-      where position is not null
-      order by score desc, position, segment_id
-      limit ${query.topK}`.execute(this.db);
-    return rows.map((row) => ({ segmentId: row.segment_id, score: Number(row.score), children: [] }));
+        from scored s)`,
+    );
   }
 
   /** A narrowed search's condition on the documents row `d`; undefined for every document. */
@@ -168,15 +159,23 @@ export class KyselySearchIndex implements SearchIndex {
   /**
    * The top k in one statement: the documents that can be retrieved (and pass `narrowing`) found
    * first, their units by their index (0015/0023), so only their units' scores are kept; then
-   * each scored segment's position, if it can be retrieved, by a lookup (a sub-select: as a join,
-   * PostgreSQL hashed every chunk of a 100k dataset to rank 60), then ranked.
+   * ranked (`#rankedSegments`).
    */
   async #retrievable(query: ScoringQuery, narrowing?: RawBuilder<boolean>): Promise<SegmentHit[]> {
     const documents = sql`select d.id from documents d
       where d.dataset_id = ${query.datasetId} and ${RETRIEVABLE_DOCUMENT}
         ${narrowing ? sql`and ${narrowing}` : sql``}`;
+    return this.#rankedSegments(query, sql`unit_scores as (${this.#unitScores(query, { documents })})`);
+  }
+
+  /**
+   * The top k segments of `scores`, common table expressions ending in `unit_scores` (segment_id,
+   * score): each segment's best unit, its position looked up if it can be retrieved (a sub-select:
+   * as a join, PostgreSQL hashed every chunk of a 100k dataset to rank 60), then ranked.
+   */
+  async #rankedSegments(query: ScoringQuery, scores: RawBuilder<unknown>): Promise<SegmentHit[]> {
     const { rows } = await sql<{ segment_id: string; score: number | string }>`
-      with unit_scores as (${this.#unitScores(query, { documents })}),
+      with ${scores},
       segment_scores as (
         select s.segment_id, max(s.score) as score,
           (select c.position from chunks c where c.id = s.segment_id and ${RETRIEVABLE_SEGMENT}) as position

@@ -19,15 +19,21 @@ afterEach(() => {
   for (const directory of directories.splice(0)) rmSync(directory, { recursive: true, force: true });
 });
 
+/** A store file holding `seedSearchableSegments`' dataset, closed, with its search before the migration's change. */
+async function seededFile() {
+  const directory = mkdtempSync(join(tmpdir(), "service-api-0015-"));
+  directories.push(directory);
+  const path = join(directory, "store.sqlite");
+  const store = await openSqliteStore({ databaseUrl: path });
+  const { search } = await seedSearchableSegments(store.repositories);
+  const before = await search(store.repositories);
+  await store.close();
+  return { path, search, before };
+}
+
 describe("migration 0015 (units by document, postings with their units' lengths)", () => {
   it("indexes units by document and copies the lengths of the postings 0014 wrote from their units, scores unchanged", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "service-api-0015-"));
-    directories.push(directory);
-    const path = join(directory, "store.sqlite");
-    const store = await openSqliteStore({ databaseUrl: path });
-    const { search } = await seedSearchableSegments(store.repositories);
-    const before = await search(store.repositories);
-    await store.close();
+    const { path, search, before } = await seededFile();
     expect(before).toHaveLength(3);
 
     // As 0014 left the index before this release: no units by document, postings without lengths.
@@ -61,13 +67,7 @@ describe("migration 0015 (units by document, postings with their units' lengths)
   });
 
   it("goes down to 0014's layout and up again, scores unchanged", async () => {
-    const directory = mkdtempSync(join(tmpdir(), "service-api-0015-"));
-    directories.push(directory);
-    const path = join(directory, "store.sqlite");
-    const store = await openSqliteStore({ databaseUrl: path });
-    const { search } = await seedSearchableSegments(store.repositories);
-    const before = await search(store.repositories);
-    await store.close();
+    const { path, search, before } = await seededFile();
 
     const database = new Database(path);
     const db = new Kysely<unknown>({ dialect: new SqliteDialect({ database }) });
